@@ -1,0 +1,167 @@
+/**
+ * The node contract: what the executor hands a node and what it gets back.
+ * Node packages implement it; the executor consumes it. Nothing here does I/O.
+ */
+import type { z } from "zod";
+
+/** Reference to binary data stored by the host (never inline bytes in items). */
+export interface BinaryRef {
+  id: string;
+  mimeType: string;
+  fileName?: string;
+  size: number;
+}
+
+/** One unit of data flowing between nodes, as in n8n. */
+export interface Item {
+  json: Record<string, unknown>;
+  binary?: Record<string, BinaryRef>;
+}
+
+/** What started a run; also decides the agent tool policy ceiling. */
+export type RunChannel = "manual" | "webhook" | "email" | "cron" | "api" | "subflow";
+
+export interface RunInfo {
+  id: string;
+  flowId: string;
+  startedAt: string;
+  channel: RunChannel;
+}
+
+export interface NodeLogger {
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/** Minimal HTTP client; the host's implementation enforces the SSRF guard. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  signal?: AbortSignal;
+}
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  url: string;
+}
+export interface HttpClient {
+  request(req: HttpRequest): Promise<HttpResponse>;
+}
+
+export interface SecretsReader {
+  /** Decrypted credential fields; never log or return these. */
+  get(credentialId: string): Promise<{ type: string; data: Record<string, string> }>;
+}
+
+export interface AgentRunRequest {
+  agentRef: string;
+  prompt: string;
+  inputContext: unknown;
+  channel: RunChannel;
+  responseFormat?: { type: "text" } | { type: "json"; schema?: unknown };
+  model?: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+export interface AgentRunResult {
+  text: string;
+  json?: unknown;
+  agent_ref: string;
+  stop: "finished" | "limit_stop";
+  usage?: { promptTokens: number; completionTokens: number };
+}
+export interface AgentRunner {
+  run(req: AgentRunRequest): Promise<AgentRunResult>;
+}
+
+export interface ExpressionEvaluator {
+  /** Evaluates a JSONata expression (no leading `=`) against a scope in the sandbox. */
+  evaluate(source: string, scope: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface SubflowCaller {
+  call(flowId: string, items: Item[], opts: { signal: AbortSignal }): Promise<Item[]>;
+}
+
+export interface WebhookResponder {
+  respond(res: { status: number; headers: Record<string, string>; body: unknown }): void;
+}
+
+/** Every capability a node may use. Tests pass plain fakes; absent ones are refused clearly. */
+export interface NodeContext {
+  nodeId: string;
+  run: RunInfo;
+  log: NodeLogger;
+  signal: AbortSignal;
+  now(): Date;
+  expressions: ExpressionEvaluator;
+  http?: HttpClient;
+  secrets?: SecretsReader;
+  agents?: AgentRunner;
+  flows?: SubflowCaller;
+  webhook?: WebhookResponder;
+}
+
+/** A node's answer: items on one named port, several ports at once, or a durable wait. */
+export type NodeResult =
+  | { port?: string; items: Item[] }
+  | { outputs: Record<string, Item[]> }
+  | { wait: { until: string }; items: Item[] };
+
+export interface NodeExecuteArgs<C> {
+  config: C;
+  input: Item[];
+  ctx: NodeContext;
+}
+
+export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
+  kind: "action";
+  type: string;
+  typeVersion: number;
+  title: string;
+  description: string;
+  category: string;
+  icon: string;
+  /** Output ports, named. `error` is added by the executor when onError is `route`. */
+  ports: readonly string[];
+  /** Input ports; most nodes have one named `main`. */
+  inputs: readonly string[];
+  /** `perItem`: config expressions resolved per item and execute called once per item. */
+  runMode: "once" | "perItem";
+  config: S;
+  /** Example config used for docs and the catalogue round-trip test. */
+  example: z.input<S>;
+  /** Upgrades a config saved with an older typeVersion. */
+  migrate?: (config: unknown, fromVersion: number) => unknown;
+  execute(args: NodeExecuteArgs<z.infer<S>>): Promise<NodeResult>;
+}
+
+export interface TriggerDefinition<S extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  kind: "trigger";
+  type: string;
+  typeVersion: number;
+  title: string;
+  description: string;
+  category: "trigger";
+  icon: string;
+  ports: readonly ["main"];
+  channel: RunChannel;
+  config: S;
+  example: z.input<S>;
+  /** Shape of the payload the runtime produces for a run (becomes the first item's json). */
+  payload: P;
+  migrate?: (config: unknown, fromVersion: number) => unknown;
+}
+
+export type AnyNodeType = NodeDefinition | TriggerDefinition;
+
+/** The executor looks node types up here; the nodes package provides the real one. */
+export interface NodeRegistry {
+  get(type: string): AnyNodeType | undefined;
+}
