@@ -1,1 +1,11 @@
-export {};
+export { sqlDate } from "./dates";
+export { newId } from "./ids";
+export { applyMigrations, defaultMigrationsDir, MigrationError, readMigrations } from "./migrate";
+export type { MigrateResult, Migration } from "./migrate";
+export { configureConnection, openDatabase, openRawDatabase } from "./open";
+export type { DatabaseHandle } from "./open";
+export { createFlowRepo, NotFoundError } from "./repos/flows";
+export type { FlowRepo, FlowSummary, FlowVersionRecord } from "./repos/flows";
+export { createSettingsRepo } from "./repos/settings";
+export type { SettingsRepo } from "./repos/settings";
+export type { PrismaClient } from "./generated/prisma/client";

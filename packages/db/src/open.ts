@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
+import { PrismaClient } from "./generated/prisma/client";
+
+export interface DatabaseHandle {
+  /** Prisma client for repositories. */
+  prisma: PrismaClient;
+  /** Raw connection for hot paths (run admission, queue claims, step checkpoints) with prepared statements. */
+  sql: Database.Database;
+  file: string;
+  close(): Promise<void>;
+}
+
+/** WAL + NORMAL sync: durable across process crashes, one fsync per checkpoint rather than per commit. */
+export function configureConnection(db: Database.Database): void {
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+}
+
+export function openRawDatabase(file: string): Database.Database {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  configureConnection(db);
+  return db;
+}
+
+export function openDatabase(file: string): DatabaseHandle {
+  const sql = openRawDatabase(file);
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 }) });
+  return {
+    prisma,
+    sql,
+    file,
+    async close() {
+      await prisma.$disconnect();
+      sql.close();
+    },
+  };
+}

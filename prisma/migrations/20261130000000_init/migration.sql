@@ -1,0 +1,182 @@
+-- CreateTable
+CREATE TABLE "Flow" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "name" TEXT NOT NULL,
+    "description" TEXT NOT NULL DEFAULT '',
+    "active" BOOLEAN NOT NULL DEFAULT false,
+    "currentVersion" INTEGER NOT NULL DEFAULT 0,
+    "activeVersion" INTEGER,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "FlowVersion" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "flowId" TEXT NOT NULL,
+    "version" INTEGER NOT NULL,
+    "definition" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdBy" TEXT,
+    CONSTRAINT "FlowVersion_flowId_fkey" FOREIGN KEY ("flowId") REFERENCES "Flow" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Run" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "flowId" TEXT NOT NULL,
+    "flowVersion" INTEGER NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'queued',
+    "channel" TEXT NOT NULL,
+    "triggerPayload" TEXT NOT NULL,
+    "availableAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "leaseOwner" TEXT,
+    "leaseExpiresAt" DATETIME,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "rerunOf" TEXT,
+    "errorCode" TEXT,
+    "errorMessage" TEXT,
+    "errorNodeId" TEXT,
+    "output" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "startedAt" DATETIME,
+    "endedAt" DATETIME,
+    "durationMs" INTEGER,
+    CONSTRAINT "Run_flowId_fkey" FOREIGN KEY ("flowId") REFERENCES "Flow" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Step" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "runId" TEXT NOT NULL,
+    "nodeId" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 1,
+    "port" TEXT,
+    "input" TEXT,
+    "output" TEXT,
+    "errorCode" TEXT,
+    "errorMessage" TEXT,
+    "errorStack" TEXT,
+    "logs" TEXT,
+    "truncated" BOOLEAN NOT NULL DEFAULT false,
+    "startedAt" DATETIME,
+    "endedAt" DATETIME,
+    "durationMs" INTEGER,
+    CONSTRAINT "Step_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "TriggerState" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "flowId" TEXT NOT NULL,
+    "nodeId" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'listening',
+    "lastEventAt" DATETIME,
+    "lastFireAt" DATETIME,
+    "lastError" TEXT,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "TriggerState_flowId_fkey" FOREIGN KEY ("flowId") REFERENCES "Flow" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Setting" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "value" TEXT NOT NULL,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "User" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "email" TEXT NOT NULL,
+    "name" TEXT NOT NULL DEFAULT '',
+    "passwordHash" TEXT NOT NULL,
+    "role" TEXT NOT NULL DEFAULT 'editor',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "Session" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "expiresAt" DATETIME NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "Session_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ApiKey" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "prefix" TEXT NOT NULL,
+    "keyHash" TEXT NOT NULL,
+    "scopes" TEXT NOT NULL DEFAULT '[]',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lastUsedAt" DATETIME,
+    "revokedAt" DATETIME,
+    CONSTRAINT "ApiKey_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Credential" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "name" TEXT NOT NULL,
+    "type" TEXT NOT NULL,
+    "ciphertext" TEXT NOT NULL,
+    "iv" TEXT NOT NULL,
+    "tag" TEXT NOT NULL,
+    "keyId" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "AuditLog" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "actorId" TEXT,
+    "action" TEXT NOT NULL,
+    "target" TEXT,
+    "details" TEXT
+);
+
+-- CreateTable
+CREATE TABLE "IdempotencyKey" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "runId" TEXT NOT NULL,
+    "expiresAt" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "FlowVersion_flowId_version_key" ON "FlowVersion"("flowId", "version");
+
+-- CreateIndex
+CREATE INDEX "Run_status_availableAt_idx" ON "Run"("status", "availableAt");
+
+-- CreateIndex
+CREATE INDEX "Run_flowId_createdAt_idx" ON "Run"("flowId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_createdAt_idx" ON "Run"("createdAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Step_runId_nodeId_key" ON "Step"("runId", "nodeId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "TriggerState_flowId_nodeId_key" ON "TriggerState"("flowId", "nodeId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Session_tokenHash_key" ON "Session"("tokenHash");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ApiKey_keyHash_key" ON "ApiKey"("keyHash");
+
+-- CreateIndex
+CREATE INDEX "AuditLog_at_idx" ON "AuditLog"("at");
