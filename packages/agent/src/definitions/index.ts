@@ -1,0 +1,3 @@
+export * from "./loader";
+export * from "./rules";
+export * from "./schema";

@@ -1,0 +1,4 @@
+export * from "./boundary";
+export * from "./channels";
+export * from "./permission";
+export * from "./session";
