@@ -6,6 +6,8 @@ export { configureConnection, openDatabase, openRawDatabase } from "./open";
 export type { DatabaseHandle } from "./open";
 export { createFlowRepo, NotFoundError } from "./repos/flows";
 export type { FlowRepo, FlowSummary, FlowVersionRecord } from "./repos/flows";
+export { createRunRepo } from "./repos/runs";
+export type { RunListQuery, RunRepo } from "./repos/runs";
 export { createSettingsRepo } from "./repos/settings";
 export type { SettingsRepo } from "./repos/settings";
 export type { PrismaClient } from "./generated/prisma/client";

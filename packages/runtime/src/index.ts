@@ -1,1 +1,12 @@
-export {};
+export { ConfigError, envSchema, parseConfig } from "./config";
+export type { Config } from "./config";
+export { DataDirLockedError, lockDataDir } from "./data-dir-lock";
+export { createHost } from "./host";
+export type { Host } from "./host";
+export { getCurrentHost, setCurrentHost } from "./host-registry";
+export { createHttpServer, listen } from "./http/server";
+export { sendError, sendJson } from "./http/respond";
+export { createLogger } from "./logger";
+export type { Logger } from "./logger";
+export { exampleFlow, seedFirstStart } from "./seed";
+export { version } from "./version";

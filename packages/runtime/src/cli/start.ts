@@ -1,0 +1,35 @@
+import type { Config } from "../config";
+import { createHost } from "../host";
+import { setCurrentHost } from "../host-registry";
+import { createHttpServer, listen } from "../http/server";
+import type { Logger } from "../logger";
+import { defaultWebDir, loadWebApp } from "../web";
+
+/** `switchyard start`: web app + runtime in one process on one port. */
+export async function startCommand(config: Config, log: Logger): Promise<void> {
+  const host = await createHost(config, log);
+  setCurrentHost(host);
+  try {
+    const web = await loadWebApp({ dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port });
+    const server = createHttpServer(host, { web });
+    const { port } = await listen(server, config.port, config.host);
+    log.info({ url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version }, "Switchyard is up");
+    console.log(`Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)}`);
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, "shutting down");
+      server.close();
+      server.closeAllConnections();
+      await host.close();
+      process.exit(0);
+    };
+    process.on("SIGINT", () => void stop("SIGINT"));
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+  } catch (e) {
+    await host.close();
+    throw e;
+  }
+}

@@ -1,0 +1,77 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place environment variables are read. Everything downstream receives a parsed Config.
+ * Variable names are the keys of `envSchema`; descriptions feed the README table.
+ */
+const port = (what: string) =>
+  z.coerce
+    .number({ error: `expected a port number (0-65535, 0 = any free port)` })
+    .int(`expected a whole port number for ${what}`)
+    .min(0, "expected a port number (0-65535, 0 = any free port)")
+    .max(65535, "expected a port number (0-65535, 0 = any free port)");
+
+export const envSchema = z.object({
+  SWITCHYARD_DATA_DIR: z.string().min(1).default("./data").describe("Folder for the SQLite database, keys and files"),
+  PORT: port("the HTTP server").default(3000).describe("HTTP port for the UI, API and webhooks"),
+  HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on (0.0.0.0 to expose)"),
+  SWITCHYARD_SMTP_PORT: port("inbound SMTP").default(2525).describe("Port of the embedded SMTP server"),
+  SWITCHYARD_SMTP_HOST: z.string().min(1).default("127.0.0.1").describe("Interface of the embedded SMTP server"),
+  SWITCHYARD_SMTP_DOMAIN: z.string().min(1).default("localhost").describe("Domain of e-mail trigger addresses"),
+  SWITCHYARD_BASE_URL: z.url().optional().describe("Public URL used in webhook links (default http://HOST:PORT)"),
+  SWITCHYARD_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=]{43,44}$/, "expected 32 bytes in base64")
+    .optional()
+    .describe("Key for secrets at rest (default: generated key file)"),
+  LOG_LEVEL: z
+    .enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"])
+    .default("info")
+    .describe("Log level"),
+  SWITCHYARD_WEB_DIR: z.string().optional().describe("Folder of the built web app (default apps/web)"),
+});
+
+export interface Config {
+  dataDir: string;
+  dbFile: string;
+  memoryFile: string;
+  port: number;
+  host: string;
+  smtp: { port: number; host: string; domain: string };
+  baseUrl: string;
+  encryptionKey?: string;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  webDir?: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment; the error names the first bad variable on one line. */
+export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  // Empty strings mean "unset", as in most shells' `VAR= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`invalid environment variable ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(cwd, e.SWITCHYARD_DATA_DIR);
+  const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  return {
+    dataDir,
+    dbFile: path.join(dataDir, "switchyard.db"),
+    memoryFile: path.join(dataDir, "memory.db"),
+    port: e.PORT,
+    host: e.HOST,
+    smtp: { port: e.SWITCHYARD_SMTP_PORT, host: e.SWITCHYARD_SMTP_HOST, domain: e.SWITCHYARD_SMTP_DOMAIN },
+    baseUrl: (e.SWITCHYARD_BASE_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/$/, ""),
+    encryptionKey: e.SWITCHYARD_ENCRYPTION_KEY,
+    logLevel: e.LOG_LEVEL,
+    webDir: e.SWITCHYARD_WEB_DIR ? path.resolve(cwd, e.SWITCHYARD_WEB_DIR) : undefined,
+  };
+}

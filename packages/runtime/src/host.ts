@@ -1,0 +1,72 @@
+import path from "node:path";
+import {
+  applyMigrations,
+  createFlowRepo,
+  createRunRepo,
+  createSettingsRepo,
+  type DatabaseHandle,
+  type FlowRepo,
+  openDatabase,
+  type RunRepo,
+  type SettingsRepo,
+} from "@switchyard/db";
+import type { Config } from "./config";
+import { lockDataDir } from "./data-dir-lock";
+import type { Logger } from "./logger";
+import { seedFirstStart } from "./seed";
+import { version } from "./version";
+
+export interface Host {
+  config: Config;
+  log: Logger;
+  version: string;
+  db: DatabaseHandle;
+  flows: FlowRepo;
+  runs: RunRepo;
+  settings: SettingsRepo;
+  /** Cheap liveness check of the database for /api/health. */
+  dbHealth(): "ok" | "error";
+  close(): Promise<void>;
+}
+
+/** Locks the data dir, migrates, seeds on first start. Nothing touches the data dir before the lock. */
+export async function createHost(config: Config, log: Logger, opts: { seed?: boolean } = {}): Promise<Host> {
+  const lock = lockDataDir(config.dataDir);
+  let db: DatabaseHandle | undefined;
+  try {
+    db = openDatabase(config.dbFile);
+    const migrated = applyMigrations(db.sql, {
+      backupTo: (name) => path.join(config.dataDir, `switchyard.db.before-${name}.bak`),
+    });
+    if (migrated.applied.length) log.info({ applied: migrated.applied, backup: migrated.backupFile }, "database migrated");
+    const flows = createFlowRepo(db.prisma);
+    const settings = createSettingsRepo(db.prisma);
+    if (opts.seed !== false && (await seedFirstStart({ flows, settings }))) log.info("seeded the example flow");
+    const handle = db;
+    return {
+      config,
+      log,
+      version,
+      db: handle,
+      flows,
+      runs: createRunRepo(handle.prisma),
+      settings,
+      dbHealth() {
+        try {
+          handle.sql.prepare("SELECT 1").get();
+          return "ok";
+        } catch {
+          return "error";
+        }
+      },
+      async close() {
+        await handle.close();
+        lock.release();
+      },
+    };
+  } catch (e) {
+    await db?.close().catch(() => {});
+    lock.release();
+    throw e;
+  }
+}
