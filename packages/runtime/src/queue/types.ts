@@ -1,0 +1,57 @@
+import type { RunChannel } from "@switchyard/engine";
+
+export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
+export const terminalStatuses: readonly RunStatus[] = ["succeeded", "failed", "cancelled", "timed_out"];
+
+export interface NewRun {
+  flowId: string;
+  flowVersion: number;
+  channel: RunChannel;
+  /** Already-serialised payload: the hot path never parses and re-stringifies it. */
+  payloadJson: string;
+  rerunOf?: string;
+  /** Optional pre-allocated id (lets a webhook answer with the id it will get). */
+  id?: string;
+}
+
+export interface ClaimedRun {
+  id: string;
+  flowId: string;
+  flowVersion: number;
+  channel: RunChannel;
+  payloadJson: string;
+  attempts: number;
+  createdAt: string;
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, "queued" | "running">;
+  error?: { code: string; message: string; nodeId?: string };
+  outputJson?: string;
+  /** For `waiting`: when the run becomes claimable again. */
+  resumeAt?: Date;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  max: number;
+  leaseMs: number;
+  /** Limit of concurrently running runs per flow (FIFO within a flow). */
+  perFlowLimit?: (flowId: string) => number;
+  globalLimit?: number;
+}
+
+/**
+ * The run queue seam. The embedded default is a leased job table in SQLite; a distributed implementation
+ * (BullMQ/PostgreSQL) fits the same interface without touching the engine.
+ */
+export interface RunQueue {
+  enqueue(run: NewRun): Promise<string>;
+  claim(opts: ClaimOptions): ClaimedRun[];
+  heartbeat(runId: string, workerId: string, leaseMs: number): boolean;
+  finish(runId: string, workerId: string, outcome: RunOutcome): boolean;
+  /** Returns expired leases to the queue; runs that crashed workers too often are failed instead. */
+  reap(): { requeued: number; abandoned: number };
+  requestCancel(runId: string): "cancelled" | "signalled" | "not_found" | "already_finished";
+  isCancelRequested(runId: string): boolean;
+}
