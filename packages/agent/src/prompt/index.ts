@@ -1,0 +1,3 @@
+export * from "./handoff";
+export * from "./run-message";
+export * from "./system-prompt";
