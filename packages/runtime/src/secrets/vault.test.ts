@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { applyMigrations, type DatabaseHandle, openDatabase } from "@switchyard/db";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createVault, loadOrCreateKey } from "./vault";
+
+let dir: string;
+let db: DatabaseHandle;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "sy-vault-"));
+  db = openDatabase(path.join(dir, "switchyard.db"));
+  applyMigrations(db.sql);
+});
+afterEach(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("secrets vault", () => {
+  it("never stores a secret in plaintext and decrypts it for nodes", async () => {
+    const vault = createVault(db.prisma, loadOrCreateKey(dir));
+    const { id } = await vault.create({ name: "Stripe", type: "httpBearer", data: { token: "sk_live_TOPSECRET_123" } });
+    expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data: { token: "sk_live_TOPSECRET_123" } });
+    db.sql.pragma("wal_checkpoint(TRUNCATE)");
+    expect(readFileSync(path.join(dir, "switchyard.db")).includes("TOPSECRET")).toBe(false);
+    expect(await vault.list()).toEqual([expect.objectContaining({ id, name: "Stripe", fields: ["token"] })]);
+    expect(JSON.stringify(await vault.list())).not.toContain("TOPSECRET");
+  });
+
+  it("keeps the generated key in a private file apart from the database", () => {
+    const key = loadOrCreateKey(dir);
+    expect(key).toHaveLength(32);
+    expect(statSync(path.join(dir, "secret.key")).mode & 0o777).toBe(0o600);
+    expect(loadOrCreateKey(dir).equals(key)).toBe(true);
+  });
+
+  it("refuses a row tampered with or moved to another id", async () => {
+    const vault = createVault(db.prisma, randomBytes(32));
+    const a = await vault.create({ name: "A", type: "httpBearer", data: { token: "a" } });
+    const b = await vault.create({ name: "B", type: "httpBearer", data: { token: "b" } });
+    const rowA = await db.prisma.credential.findUniqueOrThrow({ where: { id: a.id } });
+    await db.prisma.credential.update({ where: { id: b.id }, data: { ciphertext: rowA.ciphertext, iv: rowA.iv, tag: rowA.tag } });
+    await expect(vault.reader.get(b.id)).rejects.toThrow(/Unsupported state or unable to authenticate data/);
+  });
+
+  it("re-encrypts everything on key rotation", async () => {
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const v1 = createVault(db.prisma, oldKey);
+    const { id } = await v1.create({ name: "S", type: "webhookSecret", data: { secret: "s3cret" } });
+    expect(await v1.rotate(newKey)).toBe(1);
+    await expect(v1.reader.get(id)).rejects.toThrow(/was encrypted with another key/);
+    expect((await createVault(db.prisma, newKey).reader.get(id)).data).toEqual({ secret: "s3cret" });
+  });
+
+  it("rejects a credential missing a required field and stores nothing", async () => {
+    const vault = createVault(db.prisma, randomBytes(32));
+    await expect(vault.create({ name: "x", type: "httpBasic", data: { password: "p" } })).rejects.toThrow(/user/);
+    expect(await db.prisma.credential.count()).toBe(0);
+  });
+});
