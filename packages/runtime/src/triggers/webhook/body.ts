@@ -1,0 +1,59 @@
+import type { IncomingMessage } from "node:http";
+
+export class HttpInputError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpInputError";
+  }
+}
+
+/** Reads the raw body, refusing (413) as soon as it passes the limit instead of buffering it all. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new HttpInputError(413, "payload_too_large", `body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpInputError(413, "payload_too_large", `body exceeds the limit of ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+const mediaType = (req: IncomingMessage) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+
+/** Parses by the trigger's declared body type only; the caller's content type must agree. */
+export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | "form" | "text" | "raw"): unknown {
+  if (bodyType === "raw") return raw.length ? raw.toString("base64") : null;
+  if (raw.length === 0) return null;
+  const type = mediaType(req);
+  if (bodyType === "json") {
+    if (type !== "application/json" && !type.endsWith("+json")) {
+      throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/json, got ${type || "no content type"}`);
+    }
+    try {
+      return JSON.parse(raw.toString("utf8"));
+    } catch (e) {
+      throw new HttpInputError(400, "malformed_json", `malformed JSON body: ${(e as Error).message}`);
+    }
+  }
+  if (bodyType === "form") {
+    if (type !== "application/x-www-form-urlencoded") {
+      throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/x-www-form-urlencoded, got ${type || "no content type"}`);
+    }
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(raw.toString("utf8"))) {
+      const prev = out[k];
+      out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    return out;
+  }
+  return raw.toString("utf8");
+}
