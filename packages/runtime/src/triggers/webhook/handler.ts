@@ -1,0 +1,136 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendError, sendJson } from "../../http/respond";
+import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
+import { HttpInputError, parseBody, readBody } from "./body";
+import { createRateLimiter } from "./rate-limit";
+import type { HookBinding, HookRegistry } from "./registry";
+
+export interface WebhookResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface WebhookDeps {
+  production: HookRegistry;
+  /** Paths the editor is listening on for a test event (one-shot). */
+  test: HookRegistry;
+  resolveAuth(binding: HookBinding): Promise<ResolvedWebhookAuth>;
+  /** Durable admission; resolves after COMMIT. `duplicateOf` is set when the idempotency key was seen. */
+  admit(binding: HookBinding, payloadJson: string, idempotencyKey?: string): Promise<{ runId: string; duplicate: boolean }>;
+  /** Resolves with the run's response (webhook.respond or last node), or undefined on timeout. */
+  waitForResponse(runId: string, timeoutMs: number): Promise<WebhookResponse | undefined>;
+  /** Hands a test event to the editor waiting for it. */
+  deliverTestEvent(binding: HookBinding, payload: unknown): void;
+  now(): number;
+}
+
+// Headers that carry credentials are masked before the payload is stored or traced.
+const maskedHeaders = new Set(["authorization", "cookie", "proxy-authorization", "x-api-key"]);
+
+function maskHeaders(req: IncomingMessage, extraSecret?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const secretName = extraSecret?.toLowerCase();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    out[k] = maskedHeaders.has(k) || k === secretName ? "[masked]" : Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+function queryOf(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** `/hooks/*` and `/hooks-test/*`: framework-free, authenticates before buffering, admits durably before any 2xx. */
+export function createWebhookHandler(deps: WebhookDeps) {
+  const limiter = createRateLimiter(deps.now);
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const isTest = url.pathname.startsWith("/hooks-test/");
+    const path = url.pathname.slice(isTest ? "/hooks-test/".length : "/hooks/".length);
+    const hit = (isTest ? deps.test : deps.production).match(path);
+    if (!hit) {
+      sendError(res, 404, "not_found", `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`);
+      return;
+    }
+    const { binding, params } = hit;
+    const cfg = binding.config;
+    const method = (req.method ?? "GET").toUpperCase();
+    if (!(cfg.methods as string[]).includes(method)) {
+      sendError(res, 405, "method_not_allowed", `${method} is not accepted here; use ${cfg.methods.join(", ")}`, undefined);
+      return;
+    }
+    try {
+      if (cfg.rateLimitPerMin) {
+        const wait = limiter.take(`${binding.flowId}:${binding.nodeId}`, cfg.rateLimitPerMin);
+        if (wait > 0) {
+          sendJson(res, 429, { error: { code: "rate_limited", message: `rate limit of ${cfg.rateLimitPerMin}/min exceeded` } }, { "retry-after": String(wait) });
+          return;
+        }
+      }
+      const auth = await deps.resolveAuth(binding);
+      if (!checkAuthBeforeBody(auth, req.headers)) {
+        sendError(res, 401, "unauthorized", "unauthorized");
+        return;
+      }
+      const raw = await readBody(req, cfg.maxBodyBytes);
+      if (!checkSignature(auth, req.headers, raw, deps.now())) {
+        sendError(res, 401, "unauthorized", "unauthorized");
+        return;
+      }
+      const body = parseBody(req, raw, cfg.bodyType);
+      // The payload's shape is fixed here: request data only ever lands inside these fields.
+      const payload = {
+        method,
+        path: url.pathname,
+        params,
+        headers: maskHeaders(req, auth.type === "header" ? auth.name : undefined),
+        query: queryOf(url),
+        body,
+        receivedAt: new Date(deps.now()).toISOString(),
+      };
+      if (isTest) {
+        deps.deliverTestEvent(binding, payload);
+        sendJson(res, 200, { received: true, message: "test event delivered to the editor" });
+        return;
+      }
+      const key = cfg.idempotency ? (req.headers[cfg.idempotency.header.toLowerCase()] as string | undefined) : undefined;
+      const { runId, duplicate } = await deps.admit(binding, JSON.stringify(payload), key);
+      if (cfg.responseMode === "async" || duplicate) {
+        sendJson(res, 202, { runId, ...(duplicate ? { duplicate: true } : {}) });
+        return;
+      }
+      const response = await deps.waitForResponse(runId, cfg.syncTimeoutMs);
+      if (!response) {
+        sendJson(res, 504, {
+          error: { code: "timeout", message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`, runId },
+        });
+        return;
+      }
+      const isText = typeof response.body === "string";
+      const text = isText ? (response.body as string) : JSON.stringify(response.body ?? null);
+      res.writeHead(response.status, {
+        "content-type": isText ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
+        ...response.headers,
+        "x-switchyard-run-id": runId,
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(text);
+    } catch (e) {
+      if (e instanceof HttpInputError) {
+        sendError(res, e.status, e.code, e.message);
+        // Unread body bytes must not be parsed as the next request on a kept-alive socket.
+        if (e.status === 413) res.once("finish", () => req.socket.destroy());
+        return;
+      }
+      throw e;
+    }
+  };
+}

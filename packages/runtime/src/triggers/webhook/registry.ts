@@ -1,0 +1,65 @@
+import type { webhookConfig } from "@switchyard/nodes";
+import type { z } from "zod";
+
+export type WebhookConfig = z.infer<typeof webhookConfig>;
+
+export interface HookBinding {
+  flowId: string;
+  flowVersion: number;
+  nodeId: string;
+  config: WebhookConfig;
+}
+
+function segments(path: string): string[] {
+  return path.split("/").filter(Boolean);
+}
+
+/**
+ * Live map of webhook paths to the flow versions that serve them. Activation, edits and deactivation
+ * swap entries in place, so a change answers on the very next request — no restart, no stale 404s.
+ * Segments written `:name` match any value and are passed to the run as path parameters.
+ */
+export function createHookRegistry() {
+  const exact = new Map<string, HookBinding>();
+  const patterns: { parts: string[]; binding: HookBinding }[] = [];
+  const byFlow = new Map<string, string>();
+
+  const remove = (flowId: string) => {
+    const path = byFlow.get(flowId);
+    if (path === undefined) return;
+    byFlow.delete(flowId);
+    exact.delete(path);
+    const i = patterns.findIndex((p) => p.binding.flowId === flowId);
+    if (i >= 0) patterns.splice(i, 1);
+  };
+
+  return {
+    /** Binds a flow's webhook; refuses a path another flow already serves. */
+    bind(binding: HookBinding): void {
+      const path = segments(binding.config.path).join("/");
+      const owner = [...byFlow.entries()].find(([f, p]) => p === path && f !== binding.flowId);
+      if (owner) throw new Error(`webhook path /hooks/${path} is already used by flow ${owner[0]}`);
+      remove(binding.flowId);
+      byFlow.set(binding.flowId, path);
+      if (path.split("/").some((s) => s.startsWith(":"))) patterns.push({ parts: path.split("/"), binding });
+      else exact.set(path, binding);
+    },
+    unbind: remove,
+    match(path: string): { binding: HookBinding; params: Record<string, string> } | undefined {
+      const parts = segments(path);
+      const hit = exact.get(parts.join("/"));
+      if (hit) return { binding: hit, params: {} };
+      for (const p of patterns) {
+        if (p.parts.length !== parts.length) continue;
+        const params: Record<string, string> = {};
+        if (p.parts.every((s, i) => (s.startsWith(":") ? ((params[s.slice(1)] = decodeURIComponent(parts[i]!)), true) : s === parts[i]))) {
+          return { binding: p.binding, params };
+        }
+      }
+      return undefined;
+    },
+    size: () => byFlow.size,
+  };
+}
+
+export type HookRegistry = ReturnType<typeof createHookRegistry>;
