@@ -38,10 +38,11 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
     if (type !== "application/json" && !type.endsWith("+json")) {
       throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/json, got ${type || "no content type"}`);
     }
+    const text = raw.toString("utf8");
     try {
-      return JSON.parse(raw.toString("utf8"));
+      return JSON.parse(text);
     } catch (e) {
-      throw new HttpInputError(400, "malformed_json", `malformed JSON body: ${(e as Error).message}`);
+      throw new HttpInputError(400, "malformed_json", describeJsonError(text, (e as Error).message));
     }
   }
   if (bodyType === "form") {
@@ -56,4 +57,16 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
     return out;
   }
   return raw.toString("utf8");
+}
+
+/** "malformed JSON body at line 2, column 5 (position 12): Unexpected token …" — where, then why. */
+export function describeJsonError(text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  const reason = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "");
+  if (!m) return `malformed JSON body: ${reason}`;
+  const pos = Number(m[1]);
+  const before = text.slice(0, pos);
+  const line = before.split("\n").length;
+  const column = pos - before.lastIndexOf("\n");
+  return `malformed JSON body at line ${line}, column ${column} (position ${pos}): ${reason}`;
 }
