@@ -36,7 +36,7 @@ afterEach(() => {
 describe("SQLite run queue", () => {
   it("makes a run durable before enqueue resolves", async () => {
     const q = createSqliteRunQueue(db);
-    const id = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "webhook", payloadJson: '{"a":1}' });
+    const { id } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "webhook", payloadJson: '{"a":1}' });
     const other = openRawDatabase(file);
     expect(other.prepare(`SELECT status, triggerPayload FROM "Run" WHERE id = ?`).get(id)).toEqual({ status: "queued", triggerPayload: '{"a":1}' });
     other.close();
@@ -53,10 +53,22 @@ describe("SQLite run queue", () => {
     expect(statusCounts()).toEqual({ queued: 2 });
   });
 
+  it("returns the first run for a repeated idempotency key within its window, and admits after it", async () => {
+    let t = Date.parse("2026-11-30T10:00:00Z");
+    const q = createSqliteRunQueue(db, { now: () => t });
+    const run = { flowId: "f1", flowVersion: 1, channel: "webhook" as const, payloadJson: "{}", idempotency: { key: "f1:k", ttlMs: 1000 } };
+    const [a, b] = await Promise.all([q.enqueue(run), q.enqueue(run)]);
+    expect(a).toEqual({ id: a!.id, duplicate: false });
+    expect(b).toEqual({ id: a!.id, duplicate: true });
+    t += 1001;
+    expect((await q.enqueue(run)).duplicate).toBe(false);
+    expect(statusCounts()).toEqual({ queued: 2 });
+  });
+
   it("keeps FIFO order within a flow under a per-flow limit", async () => {
     const q = createSqliteRunQueue(db);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" }));
+    for (let i = 0; i < 3; i++) ids.push((await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" })).id);
     const first = q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 });
     expect(first.map((r) => r.id)).toEqual([ids[0]]);
     expect(q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 })).toEqual([]);
@@ -75,7 +87,7 @@ describe("SQLite run queue", () => {
   it("returns expired leases to the queue and refuses the old owner's late finish", async () => {
     let t = Date.parse("2026-11-30T10:00:00Z");
     const q = createSqliteRunQueue(db, { now: () => t });
-    const id = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
+    const { id } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
     expect(q.claim({ workerId: "dead", max: 1, leaseMs: 1000 })).toHaveLength(1);
     t += 500;
     expect(q.reap()).toEqual({ requeued: 0, abandoned: 0 });
@@ -89,7 +101,7 @@ describe("SQLite run queue", () => {
   it("fails a run whose workers keep dying instead of retrying it forever", async () => {
     let t = Date.parse("2026-11-30T10:00:00Z");
     const q = createSqliteRunQueue(db, { now: () => t });
-    const id = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
+    const { id } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
     for (let i = 0; i < MAX_CLAIMS; i++) {
       expect(q.claim({ workerId: `w${i}`, max: 1, leaseMs: 10 })).toHaveLength(1);
       t += 20;
@@ -105,7 +117,7 @@ describe("SQLite run queue", () => {
   it("parks a waiting run until its resume time, then hands it out again", async () => {
     let t = Date.parse("2026-11-30T10:00:00Z");
     const q = createSqliteRunQueue(db, { now: () => t });
-    const id = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
+    const { id } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
     q.claim({ workerId: "w", max: 1, leaseMs: 1000 });
     q.finish(id, "w", { status: "waiting", resumeAt: new Date(t + 60_000) });
     expect(statusCounts()).toEqual({ waiting: 1 });
@@ -116,8 +128,8 @@ describe("SQLite run queue", () => {
 
   it("cancels a queued run at once and signals a running one", async () => {
     const q = createSqliteRunQueue(db);
-    const a = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
-    const b = await q.enqueue({ flowId: "f2", flowVersion: 1, channel: "api", payloadJson: "{}" });
+    const { id: a } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" });
+    const { id: b } = await q.enqueue({ flowId: "f2", flowVersion: 1, channel: "api", payloadJson: "{}" });
     q.claim({ workerId: "w", max: 1, leaseMs: 1000 });
     expect(q.requestCancel(a)).toBe("signalled");
     expect(q.isCancelRequested(a)).toBe(true);
@@ -135,7 +147,7 @@ describe("SQLite run queue", () => {
         ),
       ),
     );
-    const ids = (await Promise.all(producers)).flat();
+    const ids = (await Promise.all(producers)).flat().map((a) => a.id);
     expect(new Set(ids).size).toBe(1000);
 
     const consumer = fileURLToPath(new URL("../../test/queue-consumer.ts", import.meta.url));

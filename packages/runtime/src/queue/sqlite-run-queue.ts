@@ -1,13 +1,13 @@
 import type Database from "better-sqlite3";
 import { newId, sqlDate } from "@switchyard/db";
-import type { ClaimedRun, ClaimOptions, NewRun, RunOutcome, RunQueue } from "./types";
+import type { Admission, ClaimedRun, ClaimOptions, NewRun, RunOutcome, RunQueue } from "./types";
 
 /** After this many lease expiries a run is failed rather than retried: a poison run must not loop forever. */
 export const MAX_CLAIMS = 5;
 
 interface Pending {
   run: NewRun & { id: string };
-  resolve: (id: string) => void;
+  resolve: (a: Admission) => void;
   reject: (e: unknown) => void;
 }
 
@@ -26,25 +26,34 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt)
      VALUES (?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?)`,
   );
-  const insertMany = db.transaction((batch: Pending[]) => {
-    const at = sqlDate(now());
-    for (const p of batch) {
+  const findKey = db.prepare(`SELECT runId FROM "IdempotencyKey" WHERE key = ? AND expiresAt > ?`);
+  const putKey = db.prepare(`INSERT OR REPLACE INTO "IdempotencyKey" (key, runId, expiresAt) VALUES (?, ?, ?)`);
+  const insertMany = db.transaction((batch: Pending[]): Admission[] => {
+    const t = now();
+    const at = sqlDate(t);
+    return batch.map((p) => {
+      const idem = p.run.idempotency;
+      if (idem) {
+        const seen = findKey.get(idem.key, at) as { runId: string } | undefined;
+        if (seen) return { id: seen.runId, duplicate: true };
+        putKey.run(idem.key, p.run.id, sqlDate(t + idem.ttlMs));
+      }
       insert.run(p.run.id, p.run.flowId, p.run.flowVersion, p.run.channel, p.run.payloadJson, at, p.run.rerunOf ?? null, at);
-    }
+      return { id: p.run.id, duplicate: false };
+    });
   });
   const flush = () => {
     scheduled = false;
     const batch = pending;
     pending = [];
     try {
-      insertMany(batch);
-      for (const p of batch) p.resolve(p.run.id);
-    } catch (e) {
+      const results = insertMany(batch);
+      batch.forEach((p, i) => p.resolve(results[i]!));
+    } catch {
       // One bad row must not fail its neighbours: retry them one by one.
       for (const p of batch) {
         try {
-          insertMany([p]);
-          p.resolve(p.run.id);
+          p.resolve(insertMany([p])[0]!);
         } catch (err) {
           p.reject(err);
         }
@@ -128,7 +137,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
   return {
     enqueue(run) {
       const id = run.id ?? newId();
-      return new Promise<string>((resolve, reject) => {
+      return new Promise<Admission>((resolve, reject) => {
         pending.push({ run: { ...run, id }, resolve, reject });
         if (!scheduled) {
           scheduled = true;

@@ -12,6 +12,14 @@ export interface NewRun {
   rerunOf?: string;
   /** Optional pre-allocated id (lets a webhook answer with the id it will get). */
   id?: string;
+  /** Dedupe window: a repeated key within `ttlMs` returns the first run instead of admitting a new one. */
+  idempotency?: { key: string; ttlMs: number };
+}
+
+export interface Admission {
+  id: string;
+  /** True when the idempotency key was already seen: `id` is the earlier run. */
+  duplicate: boolean;
 }
 
 export interface ClaimedRun {
@@ -46,7 +54,7 @@ export interface ClaimOptions {
  * (BullMQ/PostgreSQL) fits the same interface without touching the engine.
  */
 export interface RunQueue {
-  enqueue(run: NewRun): Promise<string>;
+  enqueue(run: NewRun): Promise<Admission>;
   claim(opts: ClaimOptions): ClaimedRun[];
   heartbeat(runId: string, workerId: string, leaseMs: number): boolean;
   finish(runId: string, workerId: string, outcome: RunOutcome): boolean;

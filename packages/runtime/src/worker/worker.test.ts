@@ -40,14 +40,14 @@ describe("worker", () => {
       });
       w.start();
     });
-    const id = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: '{"x":1}' });
+    const { id } = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: '{"x":1}' });
     expect(await done).toEqual({ status: "succeeded", outputJson: '{"x":1}' });
     expect(rowOf(id)).toEqual({ status: "succeeded", errorCode: null, errorMessage: null });
   });
 
   it("records a crashing executor as a failed run instead of leaving it running", async () => {
     const queue = createSqliteRunQueue(db);
-    const id = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: "{}" });
+    const { id } = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: "{}" });
     await new Promise<void>((resolve) => {
       const w = createWorker({
         queue,
@@ -68,7 +68,7 @@ describe("worker", () => {
 
   it("aborts the in-flight run when it is cancelled", async () => {
     const queue = createSqliteRunQueue(db);
-    const id = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: "{}" });
+    const { id } = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: "{}" });
     let sawAbort = false;
     const w = createWorker({
       queue,
