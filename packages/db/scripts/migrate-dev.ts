@@ -35,7 +35,9 @@ async function main(): Promise<number> {
   });
   const name = migrationSlug(values.name ?? "");
   if (!name) {
-    console.error("usage: npx tsx scripts/migrate-dev.ts --name <name> [--schema <file>] [--migrations <dir>]");
+    console.error(
+      "usage: npx tsx scripts/migrate-dev.ts --name <name> [--schema <file>] [--migrations <dir>]",
+    );
     return 2;
   }
   const schemaPath = path.resolve(values.schema ?? defaultSchemaPath);

@@ -25,6 +25,14 @@ const lockfileName = "migration_lock.toml";
 type EngineModule = typeof import("@prisma/schema-engine-wasm");
 let enginePromise: Promise<EngineModule> | undefined;
 
+// Our tsconfig (lib ES2023, no DOM) and @types/node 20 do not declare WebAssembly; this is the
+// slice of Node's global we use.
+interface WasmGlobal {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: Record<string, object>): Promise<{ exports: Record<string, unknown> }>;
+}
+const wasmGlobal = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
+
 /**
  * The package entry does `import * as wasm from "./schema_engine_bg.wasm"`, which Node 20 cannot
  * load. So we instantiate the .wasm ourselves against the JS glue and run the same two start-up
@@ -34,14 +42,10 @@ export function loadSchemaEngine(): Promise<EngineModule> {
   enginePromise ??= (async () => {
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
-    const glue = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as EngineModule & {
-      __wbg_set_wasm(exports: WebAssembly.Exports): void;
-    };
+    const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const bytes = readFileSync(path.join(path.dirname(gluePath), "schema_engine_bg.wasm"));
-    const module = await WebAssembly.compile(bytes);
-    const instance = await WebAssembly.instantiate(module, {
-      "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports,
-    });
+    const module = await wasmGlobal.compile(bytes);
+    const instance = await wasmGlobal.instantiate(module, { "./schema_engine_bg.js": glue });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return glue;
