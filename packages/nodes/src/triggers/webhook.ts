@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { defineTrigger } from "../define";
+
+const credentialId = z.string().min(1).describe("Credential holding the secret");
+
+const webhookAuth = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("none").describe("No authentication") }),
+    z.object({
+      type: z.literal("header").describe("A shared secret in a request header"),
+      name: z.string().min(1).max(100).describe("Header name carrying the secret"),
+      credentialId,
+    }),
+    z.object({
+      type: z.literal("basic").describe("HTTP Basic authentication"),
+      credentialId,
+    }),
+    z.object({
+      type: z.literal("hmac").describe("HMAC signature of the raw body"),
+      credentialId,
+      preset: z
+        .enum(["github", "stripe", "custom"])
+        .default("custom")
+        .describe("Signature format: GitHub (X-Hub-Signature-256), Stripe (Stripe-Signature) or custom"),
+      header: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe("Header carrying the signature (defaults to the preset's header)"),
+      toleranceSec: z
+        .number()
+        .int()
+        .min(1)
+        .max(3600)
+        .optional()
+        .describe("Maximum age of a signed timestamp, in seconds (replay protection)"),
+    }),
+  ])
+  .refine((a) => a.type !== "hmac" || a.preset !== "custom" || a.header !== undefined, {
+    message: "a custom HMAC needs a header name",
+    path: ["header"],
+  })
+  .describe("How callers prove who they are");
+
+export type WebhookAuth = z.infer<typeof webhookAuth>;
+
+const PRESET_HEADERS = { github: "X-Hub-Signature-256", stripe: "Stripe-Signature" } as const;
+
+/** The header an HMAC-authenticated webhook reads its signature from. */
+export function webhookSignatureHeader(auth: Extract<WebhookAuth, { type: "hmac" }>): string {
+  if (auth.header) return auth.header;
+  return auth.preset === "custom" ? "X-Signature" : PRESET_HEADERS[auth.preset];
+}
+
+export const webhookConfig = z.object({
+  path: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9_-]+)*$/i, "use letters, digits, - and _ separated by /")
+    .describe("Path under /hooks/ that receives the calls"),
+  methods: z
+    .array(z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]))
+    .min(1)
+    .default(["POST"])
+    .describe("HTTP methods accepted"),
+  auth: webhookAuth.default({ type: "none" }),
+  responseMode: z
+    .enum(["async", "sync"])
+    .default("async")
+    .describe("async answers 202 at once; sync waits for a Respond node or the end of the run"),
+  syncTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(30_000)
+    .describe("How long a sync call waits for the response, in milliseconds"),
+  idempotency: z
+    .object({
+      header: z.string().min(1).max(100).default("Idempotency-Key").describe("Header with the caller's key"),
+      ttlSec: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 86_400)
+        .default(86_400)
+        .describe("How long a key is remembered, in seconds"),
+    })
+    .optional()
+    .describe("Replay the first answer for repeated keys instead of starting a new run"),
+  rateLimitPerMin: z.number().int().min(1).max(100_000).optional().describe("Maximum calls per minute"),
+  bodyType: z
+    .enum(["json", "form", "text", "raw"])
+    .default("json")
+    .describe("How the request body is parsed"),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 1024 * 1024)
+    .default(1024 * 1024)
+    .describe("Largest accepted body, in bytes"),
+});
+
+export const webhookPayload = z.object({
+  method: z.string().describe("HTTP method of the call"),
+  path: z.string().describe("Request path"),
+  headers: z.record(z.string(), z.string()).describe("Request headers, lower-cased names"),
+  query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe("Query parameters"),
+  body: z.unknown().describe("Parsed body (per bodyType); raw bodies are base64 strings"),
+  receivedAt: z.string().describe("ISO time the call arrived"),
+});
+
+/** An HTTP endpoint that starts the flow. */
+export const webhookTrigger = defineTrigger({
+  type: "trigger.webhook",
+  typeVersion: 1,
+  title: "Webhook",
+  description: "Starts the flow when an HTTP request arrives at its path.",
+  icon: "webhook",
+  channel: "webhook",
+  config: webhookConfig,
+  example: {
+    path: "orders/created",
+    methods: ["POST"],
+    auth: { type: "hmac", credentialId: "cred-github", preset: "github" },
+    responseMode: "sync",
+    syncTimeoutMs: 10_000,
+    idempotency: { header: "Idempotency-Key", ttlSec: 3600 },
+    rateLimitPerMin: 600,
+    bodyType: "json",
+    maxBodyBytes: 262_144,
+  },
+  payload: webhookPayload,
+});
