@@ -7,10 +7,24 @@ import { BUILTIN_TOOL_CATALOG, type MemoryToolLike, type Tool, type ToolCatalogE
 
 export const AGENTS_DIR = resolve(import.meta.dirname, "../../../../agents");
 
-export const MEMORIES = [
-  "Dana Whitfield is the procurement lead at Harbor Logistics; prefers e-mail over calls.",
-  "Invoice INV-2291 for Harbor Logistics was disputed in March and settled at 4,200 EUR.",
-  "The user signs e-mails with 'Best, Sam' and writes short, friendly replies.",
+export interface FakeMemory {
+  kind: "memory" | "transcript" | "person" | "profile";
+  key: string;
+  content: string;
+}
+
+export const MEMORIES: FakeMemory[] = [
+  {
+    kind: "person",
+    key: "Dana Whitfield",
+    content: "procurement lead at Harbor Logistics; prefers e-mail over calls",
+  },
+  {
+    kind: "memory",
+    key: "INV-2291",
+    content: "Harbor Logistics invoice disputed in March, settled at 4,200 EUR",
+  },
+  { kind: "transcript", key: "harbor-renewal", content: "Dana asked for the renewal quote by Friday" },
 ];
 
 export interface MemoryFake {
@@ -18,35 +32,57 @@ export interface MemoryFake {
   calls: { name: string; args: unknown }[];
 }
 
-/** Keyword match over MEMORIES; results tagged like the memory service would. */
-export function fakeMemoryTools(memories: readonly string[] = MEMORIES): MemoryFake {
+/** Keyword match over MEMORIES, answering in the memory service's output format (spec/MEMORY.md). */
+export function fakeMemoryTools(memories: readonly FakeMemory[] = MEMORIES): MemoryFake {
   const calls: { name: string; args: unknown }[] = [];
-  const query = z.object({ query: z.string().min(1), limit: z.number().int().positive().optional() });
+  const recallArgs = z.strictObject({
+    query: z.string().min(1, "query cannot be empty"),
+    namespace: z.string().min(1).default("global"),
+    limit: z.number().int().positive().default(5),
+  });
+  const hybridArgs = z.strictObject({
+    query: z.string().min(1, "query cannot be empty"),
+    namespace: z.string().min(1),
+    mode: z.enum(["balanced", "semantic", "lexical"]).default("balanced"),
+    limit: z.number().int().min(1).max(50).default(10),
+  });
   const search = (q: string) => {
     const words = q
       .toLowerCase()
       .split(/[^a-z0-9-]+/)
       .filter((w) => w.length > 3);
-    return memories.filter((m) => words.some((w) => m.toLowerCase().includes(w)));
+    return memories.filter((m) => words.some((w) => `${m.key} ${m.content}`.toLowerCase().includes(w)));
   };
-  const make = (name: string, run: (q: string) => string[]): MemoryToolLike => ({
+  const line = (m: FakeMemory) => `- [${m.kind}] ${m.key}: ${m.content} [87%]`;
+  const tool = (name: string, inputSchema: z.ZodType, run: (args: never) => string): MemoryToolLike => ({
     name,
     description: `Fake ${name} over a fixed list of memories.`,
     permission: "read_only",
-    inputSchema: query,
+    inputSchema,
     async execute(args) {
       calls.push({ name, args });
-      const { query: q } = query.parse(args);
-      return run(q).join("\n");
+      return run(inputSchema.parse(args) as never);
     },
   });
   return {
     calls,
     tools: [
-      make("memory_recall", search),
-      make("memory_hybrid_search", search),
-      make("memory_flavour", () => [memories[2] ?? ""]),
-      make("memory_tree", () => memories.slice()),
+      tool("memory_recall", recallArgs, (a: { query: string }) => {
+        const hits = search(a.query);
+        return hits.length === 0
+          ? "No memories found matching that query."
+          : `Found ${hits.length} memories:\n${hits.map(line).join("\n")}`;
+      }),
+      tool("memory_hybrid_search", hybridArgs, (a: { query: string; mode: string }) => {
+        const hits = search(a.query);
+        return `Found ${hits.length} results (mode=${a.mode}):\n${hits.map(line).join("\n")}`;
+      }),
+      tool(
+        "memory_flavour",
+        z.strictObject({ flavour: z.string() }),
+        () => "Short, friendly replies; signs 'Best, Sam'.",
+      ),
+      tool("memory_tree", z.object({}), () => memories.map(line).join("\n")),
     ],
   };
 }

@@ -1,0 +1,29 @@
+/**
+ * The agent side of the node contract, structurally identical to AgentRunner / AgentRunRequest /
+ * AgentRunResult in @switchyard/engine's contract.ts (agent does not depend on engine; a type test
+ * keeps the two in step).
+ */
+export type RunChannel = "manual" | "webhook" | "email" | "cron" | "api" | "subflow";
+
+export interface AgentRunRequest {
+  agentRef: string;
+  prompt: string;
+  inputContext: unknown;
+  channel: RunChannel;
+  responseFormat?: { type: "text" } | { type: "json"; schema?: unknown };
+  model?: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface AgentRunResult {
+  text: string;
+  json?: unknown;
+  agent_ref: string;
+  stop: "finished" | "limit_stop";
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+export interface AgentRunner {
+  run(req: AgentRunRequest): Promise<AgentRunResult>;
+}

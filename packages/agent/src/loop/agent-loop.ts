@@ -1,0 +1,129 @@
+/**
+ * The LLM ↔ tool loop of one agent turn. Pure orchestration: the caller supplies the provider,
+ * the policy session, the tools and a signal that already carries the turn's deadline.
+ */
+import { z } from "zod";
+import type { AgentDefinition } from "../definitions/schema";
+import { effectiveMaxIterations } from "../definitions/schema";
+import type { ChatMessage, LlmProvider, TokenUsage, ToolSpec } from "../llm/provider";
+import type { ToolPolicySession } from "../policy/session";
+import { promptVisibleTools } from "../prompt/system-prompt";
+import type { Tool } from "../tools/tool";
+import { dispatchToolCall } from "./tool-dispatch";
+import type { LlmCallTrace, ToolCallTrace } from "./trace";
+
+export const LIMIT_WRAP_UP_MESSAGE =
+  "You have reached the tool-call limit for this step. Do not call any more tools: give your best final answer now from what you have gathered, and say what is missing.";
+
+export interface AgentLoopInput {
+  definition: AgentDefinition;
+  provider: LlmProvider;
+  model: string;
+  systemPrompt: string;
+  userMessage: string;
+  session: ToolPolicySession;
+  tools: ReadonlyMap<string, Tool>;
+  signal: AbortSignal;
+  depth: number;
+  maxToolResultChars?: number;
+  /** Trace arrays the loop appends to as it goes, so a failed turn still shows what happened. */
+  llmCalls: LlmCallTrace[];
+  toolCalls: ToolCallTrace[];
+  /** Shared with delegate tools so child usage lands in the same sum. */
+  usage: TokenUsage;
+}
+
+export interface AgentLoopOutput {
+  text: string;
+  stop: "finished" | "limit_stop";
+  iterations: number;
+}
+
+export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutput> {
+  const { definition, provider, model, session, signal } = input;
+  const offered = promptVisibleTools(session, [...input.tools.values()]);
+  const specs = offered.map(toolSpec);
+  const messages: ChatMessage[] = [
+    { role: "system", content: input.systemPrompt },
+    { role: "user", content: input.userMessage },
+  ];
+  const cap = effectiveMaxIterations(definition);
+
+  for (let iteration = 1; iteration <= cap; iteration++) {
+    const res = await callModel(input, messages, specs, iteration);
+    if (res.toolCalls.length === 0)
+      return { text: res.content ?? "", stop: "finished", iterations: iteration };
+    messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
+    const ctx = { signal, agentId: definition.id, depth: input.depth };
+    // Calls of one response run side by side (independent look-ups, parallel delegation);
+    // results go back in the order the model asked for them.
+    const results = await Promise.all(
+      res.toolCalls.map((call) =>
+        dispatchToolCall(call, iteration, session, input.tools, ctx, input.maxToolResultChars),
+      ),
+    );
+    for (const [i, r] of results.entries()) {
+      const call = res.toolCalls[i]!;
+      input.toolCalls.push(r.trace);
+      messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: r.content });
+    }
+  }
+
+  // Cap reached while the model still wanted tools: one last call without tools for an answer.
+  messages.push({ role: "user", content: LIMIT_WRAP_UP_MESSAGE });
+  const last = await callModel(input, messages, [], cap + 1);
+  return { text: last.content ?? "", stop: "limit_stop", iterations: cap };
+}
+
+async function callModel(
+  input: AgentLoopInput,
+  messages: ChatMessage[],
+  specs: ToolSpec[],
+  iteration: number,
+) {
+  input.signal.throwIfAborted();
+  const started = performance.now();
+  const entry: LlmCallTrace = {
+    iteration,
+    model: input.model,
+    messages: [...messages],
+    tools: specs.map((s) => s.name),
+    latencyMs: 0,
+  };
+  input.llmCalls.push(entry);
+  try {
+    const res = await input.provider.chat({
+      model: input.model,
+      messages: [...messages],
+      tools: specs,
+      temperature: input.definition.temperature,
+      signal: input.signal,
+    });
+    entry.latencyMs = Math.round(performance.now() - started);
+    entry.response = { content: res.content, toolCalls: res.toolCalls, finishReason: res.finishReason };
+    if (res.usage) {
+      entry.usage = res.usage;
+      input.usage.promptTokens += res.usage.promptTokens;
+      input.usage.completionTokens += res.usage.completionTokens;
+    }
+    return res;
+  } catch (err) {
+    entry.latencyMs = Math.round(performance.now() - started);
+    entry.error = err instanceof Error ? err.message : String(err);
+    throw err;
+  }
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  let parameters: Record<string, unknown>;
+  try {
+    parameters = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
+    delete parameters.$schema;
+  } catch {
+    parameters = { type: "object" };
+  }
+  return { name: tool.name, description: tool.description, parameters };
+}

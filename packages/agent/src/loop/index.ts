@@ -1,0 +1,4 @@
+export * from "./agent-loop";
+export * from "./delegate-tools";
+export * from "./tool-dispatch";
+export * from "./trace";

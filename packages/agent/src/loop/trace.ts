@@ -1,0 +1,72 @@
+/** What one agent turn records (spec/AGENTS.md §6). Plain data, safe to serialise. */
+import type { ChatMessage, TokenUsage, ToolCall } from "../llm/provider";
+import type { ToolPolicyAction } from "../policy/permission";
+import type { ToolPolicySnapshot } from "../policy/session";
+
+export type TurnStop = "finished" | "limit_stop" | "error" | "aborted" | "timeout";
+
+export interface LlmCallTrace {
+  iteration: number;
+  model: string;
+  /** The messages sent on this call (the whole conversation so far). */
+  messages: ChatMessage[];
+  /** Tool names offered to the model on this call. */
+  tools: string[];
+  response?: { content: string | null; toolCalls: ToolCall[]; finishReason: string };
+  usage?: TokenUsage;
+  latencyMs: number;
+  error?: string;
+}
+
+export interface ToolCallTrace {
+  iteration: number;
+  id: string;
+  name: string;
+  /** Parsed arguments, or the raw text when it was not valid JSON. */
+  args: unknown;
+  /** `unknown` = not a tool of this session (refused, fail closed). */
+  decision: ToolPolicyAction | "unknown";
+  outcome: "executed" | "refused" | "invalid_args" | "error";
+  result?: string;
+  refusal?: string;
+  error?: string;
+  latencyMs: number;
+  /** Set on delegate calls: the child turn's id. */
+  childTurnId?: string;
+}
+
+export interface AgentTurnTrace {
+  turnId: string;
+  parentTurnId?: string;
+  depth: number;
+  agentId: string;
+  versionHash: string;
+  mode: "llm" | "retrieval_only";
+  provider: string | null;
+  model: string | null;
+  policy: ToolPolicySnapshot;
+  llmCalls: LlmCallTrace[];
+  toolCalls: ToolCallTrace[];
+  stop: TurnStop;
+  error?: string;
+  /** Set when max_result_chars cut the final text. */
+  truncation: { limit: number; originalLength: number } | null;
+  usage: TokenUsage;
+  durationMs: number;
+}
+
+export type TraceSink = (trace: AgentTurnTrace) => void;
+
+/** Replaces every occurrence of each secret in every string of the trace (defence in depth). */
+export function redactTrace<T>(value: T, secrets: readonly string[]): T {
+  const active = secrets.filter((s) => s.length >= 4);
+  if (active.length === 0) return value;
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === "string") return active.reduce((s, secret) => s.split(secret).join("[redacted]"), v);
+    if (Array.isArray(v)) return v.map(scrub);
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    return v;
+  };
+  return scrub(value) as T;
+}

@@ -1,0 +1,261 @@
+/**
+ * One agent turn, used for the agent the flow started and for every delegated child: policy
+ * session → system prompt → loop (or retrieval-only) → max_result_chars → trace.
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentDefinition, ModelHint } from "../definitions/schema";
+import type { LlmProvider, TokenUsage } from "../llm/provider";
+import { runAgentLoop } from "../loop/agent-loop";
+import { dispatchToolCall } from "../loop/tool-dispatch";
+import { createDelegateTools } from "../loop/delegate-tools";
+import type { AgentTurnTrace, LlmCallTrace, ToolCallTrace, TraceSink } from "../loop/trace";
+import { redactTrace } from "../loop/trace";
+import { minPermission } from "../policy/permission";
+import { buildSession, ceilingForChannel, snapshotSession, type ToolPolicySession } from "../policy/session";
+import { renderHandoff } from "../prompt/handoff";
+import { buildSystemPrompt } from "../prompt/system-prompt";
+import { capChars } from "../text/cap-chars";
+import type { Tool } from "../tools/tool";
+import { retrievalOnlyAnswer } from "./retrieval-only";
+
+export const NO_PROVIDER_MESSAGE = "no LLM provider configured — set it in Settings › Models";
+
+export class AgentTimeoutError extends Error {
+  constructor(agentId: string, timeoutMs: number) {
+    super(`agent \`${agentId}\` timed out after ${timeoutMs} ms`);
+    this.name = "AgentTimeoutError";
+  }
+}
+
+export interface UserFiles {
+  profile?: string | null;
+  memory?: string | null;
+}
+
+/** Everything a turn needs from the runner; shared by the whole delegation tree. */
+export interface TurnEnvironment {
+  definitions: () => ReadonlyMap<string, AgentDefinition>;
+  tools: readonly Tool[];
+  provider?: LlmProvider;
+  modelForHint: (hint: ModelHint | undefined) => string;
+  channelCeilings: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+  readUserFiles?: () => Promise<UserFiles>;
+  retrievalOnlyAgents: ReadonlySet<string>;
+  onTrace?: TraceSink;
+  redact: readonly string[];
+  maxToolResultChars?: number;
+}
+
+export interface TurnRequest {
+  definition: AgentDefinition;
+  /** The full user-role message (run message or rendered hand-off). */
+  userMessage: string;
+  /** The task alone, for retrieval-only queries and memory context. */
+  prompt: string;
+  inputContext: unknown;
+  channel: string;
+  responseFormat: "text" | "json";
+  model?: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  depth: number;
+  parentTurnId?: string;
+}
+
+export interface TurnResult {
+  text: string;
+  stop: "finished" | "limit_stop";
+  usage: TokenUsage;
+  turnId: string;
+}
+
+export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<TurnResult> {
+  const def = req.definition;
+  const turnId = randomUUID();
+  const started = performance.now();
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
+  const llmCalls: LlmCallTrace[] = [];
+  const toolCalls: ToolCallTrace[] = [];
+  const timeoutMs = Math.min(
+    req.timeoutMs,
+    def.timeoutSecs !== undefined ? def.timeoutSecs * 1000 : Number.POSITIVE_INFINITY,
+  );
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new AgentTimeoutError(def.id, timeoutMs)), timeoutMs);
+  const signal = AbortSignal.any([req.signal, deadline.signal]);
+  const deadlineAt = Date.now() + timeoutMs;
+
+  const delegates = createDelegateTools(def, env.definitions(), async (child, envelope, ctx) => {
+    const result = await runTurn(env, {
+      definition: child,
+      userMessage: renderHandoff(envelope),
+      prompt: envelope.prompt,
+      inputContext: null,
+      channel: req.channel,
+      responseFormat: "text",
+      ...(envelope.model ? { model: envelope.model } : {}),
+      timeoutMs: Math.max(1, deadlineAt - Date.now()),
+      signal: ctx.signal,
+      depth: req.depth + 1,
+      parentTurnId: turnId,
+    });
+    usage.promptTokens += result.usage.promptTokens;
+    usage.completionTokens += result.usage.completionTokens;
+    return { text: result.text, turnId: result.turnId };
+  });
+  const session = sessionFor(env, def, req.channel, delegates);
+  const toolMap = new Map<string, Tool>([...env.tools, ...delegates].map((t) => [t.name, t]));
+  const retrievalOnly = !env.provider && env.retrievalOnlyAgents.has(def.id);
+  const model = env.provider ? (req.model ?? def.model.exact ?? env.modelForHint(def.model.hint)) : null;
+
+  const trace: AgentTurnTrace = {
+    turnId,
+    ...(req.parentTurnId ? { parentTurnId: req.parentTurnId } : {}),
+    depth: req.depth,
+    agentId: def.id,
+    versionHash: def.versionHash,
+    mode: retrievalOnly ? "retrieval_only" : "llm",
+    provider: env.provider?.name ?? null,
+    model,
+    policy: snapshotSession(session),
+    llmCalls,
+    toolCalls,
+    stop: "error",
+    truncation: null,
+    usage,
+    durationMs: 0,
+  };
+
+  try {
+    let text: string;
+    let stop: "finished" | "limit_stop" = "finished";
+    const needsFiles = !def.omit.profile || !def.omit.memoryMd;
+    if (retrievalOnly) {
+      const files = needsFiles && env.readUserFiles ? await env.readUserFiles() : {};
+      text = await retrievalOnlyAnswer({
+        agentId: def.id,
+        prompt: req.prompt,
+        inputContext: req.inputContext,
+        session,
+        tools: toolMap,
+        profile: def.omit.profile ? null : (files.profile ?? null),
+        signal,
+        depth: req.depth,
+        toolCalls,
+      });
+    } else if (!env.provider || model === null) {
+      throw new Error(NO_PROVIDER_MESSAGE);
+    } else {
+      const files = needsFiles && env.readUserFiles ? await env.readUserFiles() : {};
+      const memoryContext = def.omit.memoryContext
+        ? null
+        : await recallContext(session, toolMap, req, signal, toolCalls);
+      const systemPrompt = buildSystemPrompt({
+        definition: def,
+        session,
+        tools: [...toolMap.values()],
+        userFiles: files,
+        memoryContext,
+        responseFormat: req.responseFormat,
+      });
+      const out = await runAgentLoop({
+        definition: def,
+        provider: env.provider,
+        model,
+        systemPrompt,
+        userMessage: req.userMessage,
+        session,
+        tools: toolMap,
+        signal,
+        depth: req.depth,
+        llmCalls,
+        toolCalls,
+        usage,
+        ...(env.maxToolResultChars !== undefined ? { maxToolResultChars: env.maxToolResultChars } : {}),
+      });
+      text = out.text;
+      stop = out.stop;
+    }
+    if (def.maxResultChars !== undefined) {
+      const capped = capChars(text, def.maxResultChars);
+      if (capped.truncated)
+        trace.truncation = { limit: def.maxResultChars, originalLength: capped.originalLength };
+      text = capped.text;
+    }
+    trace.stop = stop;
+    return { text, stop, usage, turnId };
+  } catch (err) {
+    const reason = deadline.signal.aborted
+      ? deadline.signal.reason
+      : req.signal.aborted
+        ? req.signal.reason
+        : err;
+    trace.stop = deadline.signal.aborted ? "timeout" : req.signal.aborted ? "aborted" : "error";
+    trace.error = reason instanceof Error ? reason.message : String(reason);
+    if (reason instanceof Error) Object.assign(reason, { turnId });
+    throw reason;
+  } finally {
+    clearTimeout(timer);
+    trace.durationMs = Math.round(performance.now() - started);
+    emit(env, trace);
+  }
+}
+
+/**
+ * Capabilities = every registered tool plus this agent's delegates; visible = `[tools] named`
+ * (+ delegates). `named = []` means no tools at all. A read_only sandbox narrows the channel ceiling.
+ */
+function sessionFor(
+  env: TurnEnvironment,
+  def: AgentDefinition,
+  channel: string,
+  delegates: Tool[],
+): ToolPolicySession {
+  let ceiling = ceilingForChannel(env.channelCeilings, channel);
+  if (def.sandboxMode === "read_only") ceiling = minPermission(ceiling, "read_only");
+  const ceilings = { [channel]: ceiling };
+  const delegateNames = delegates.map((d) => d.name);
+  if (def.tools === "all")
+    return buildSession(def.id, channel, "flow", ceilings, [...env.tools, ...delegates], []);
+  if (def.tools.length === 0) return buildSession(def.id, channel, "flow", ceilings, delegates, []);
+  return buildSession(
+    def.id,
+    channel,
+    "flow",
+    ceilings,
+    [...env.tools, ...delegates],
+    [...def.tools, ...delegateNames],
+  );
+}
+
+/** omit_memory_context = false: one memory_recall on the task, only when the policy allows it. */
+async function recallContext(
+  session: ToolPolicySession,
+  tools: ReadonlyMap<string, Tool>,
+  req: TurnRequest,
+  signal: AbortSignal,
+  toolCalls: ToolCallTrace[],
+): Promise<string | null> {
+  if (!tools.has("memory_recall") || !session.isAllowed("memory_recall")) return null;
+  const call = {
+    id: "memory_context",
+    name: "memory_recall",
+    arguments: JSON.stringify({ query: req.prompt }),
+  };
+  const r = await dispatchToolCall(call, 0, session, tools, {
+    signal,
+    agentId: req.definition.id,
+    depth: req.depth,
+  });
+  toolCalls.push(r.trace);
+  return r.trace.outcome === "executed" ? r.content : null;
+}
+
+function emit(env: TurnEnvironment, trace: AgentTurnTrace): void {
+  if (!env.onTrace) return;
+  try {
+    env.onTrace(redactTrace(trace, env.redact));
+  } catch {
+    // A broken trace sink must not turn a finished agent step into a failed one.
+  }
+}
