@@ -40,7 +40,7 @@ export interface AgentLoopOutput {
 }
 
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutput> {
-  const { definition, provider, model, session, signal } = input;
+  const { definition, session, signal } = input;
   const offered = promptVisibleTools(session, [...input.tools.values()]);
   const specs = offered.map(toolSpec);
   const messages: ChatMessage[] = [
