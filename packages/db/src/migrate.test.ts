@@ -62,6 +62,34 @@ describe("applyMigrations", () => {
     db.close();
   });
 
+  it("keeps child rows when a migration rebuilds a parent table the way Prisma does", () => {
+    const work = tempDir();
+    const migDir = path.join(work, "migrations");
+    cpSync(defaultMigrationsDir, migDir, { recursive: true });
+    const db = openRawDatabase(path.join(work, "e.db"));
+    applyMigrations(db, { dir: migDir });
+    db.prepare(`INSERT INTO "Flow" (id, name, updatedAt) VALUES ('f', 'F', '2026-01-01')`).run();
+    db.prepare(`INSERT INTO "FlowVersion" (id, flowId, version, definition) VALUES ('v', 'f', 1, '{}')`).run();
+    mkdirSync(path.join(migDir, "29990101000000_rebuild_flow"));
+    writeFileSync(
+      path.join(migDir, "29990101000000_rebuild_flow", "migration.sql"),
+      `PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_Flow" ("id" TEXT NOT NULL PRIMARY KEY, "name" TEXT NOT NULL, "description" TEXT NOT NULL DEFAULT '',
+  "active" BOOLEAN NOT NULL DEFAULT false, "currentVersion" INTEGER NOT NULL DEFAULT 0, "activeVersion" INTEGER,
+  "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "updatedAt" DATETIME NOT NULL, "tag" TEXT NOT NULL DEFAULT 'x');
+INSERT INTO "new_Flow" ("id", "name", "updatedAt") SELECT "id", "name", "updatedAt" FROM "Flow";
+DROP TABLE "Flow";
+ALTER TABLE "new_Flow" RENAME TO "Flow";
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;`,
+    );
+    applyMigrations(db, { dir: migDir });
+    expect(db.prepare(`SELECT COUNT(*) n FROM "FlowVersion"`).get()).toEqual({ n: 1 });
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    db.close();
+  });
+
   it("rolls back a failing migration completely and leaves it pending", () => {
     const work = tempDir();
     const migDir = path.join(work, "migrations");

@@ -93,13 +93,29 @@ export function applyMigrations(
   const record = db.prepare(
     `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
   );
-  for (const m of pending) {
-    const startedAt = new Date().toISOString();
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(randomUUID(), m.checksum, new Date().toISOString(), m.name, startedAt);
-    })();
-    result.applied.push(m.name);
+  // Prisma rebuilds tables (CREATE new, copy, DROP old) under `PRAGMA foreign_keys=OFF`, which SQLite
+  // ignores inside a transaction: with keys on, the DROP would cascade and delete child rows. So keys go
+  // off around the transaction and integrity is checked before COMMIT instead.
+  const keysWereOn = db.pragma("foreign_keys", { simple: true }) === 1;
+  db.pragma("foreign_keys = OFF");
+  try {
+    for (const m of pending) {
+      const startedAt = new Date().toISOString();
+      db.transaction(() => {
+        db.exec(m.sql);
+        const broken = db.pragma("foreign_key_check") as { table: string; parent: string }[];
+        if (broken.length > 0) {
+          const first = broken[0]!;
+          throw new MigrationError(
+            `migration ${m.name} would leave ${broken.length} rows with dangling references (e.g. ${first.table} → ${first.parent}); nothing was changed`,
+          );
+        }
+        record.run(randomUUID(), m.checksum, new Date().toISOString(), m.name, startedAt);
+      })();
+      result.applied.push(m.name);
+    }
+  } finally {
+    if (keysWereOn) db.pragma("foreign_keys = ON");
   }
   return result;
 }
