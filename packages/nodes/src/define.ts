@@ -48,7 +48,7 @@ export function defineNode<S extends z.ZodType>(spec: NodeSpec<S>): NodeDefiniti
     kind: "action",
     inputs: inputs ?? ["main"],
     runMode: runMode ?? "once",
-    execute: (args: NodeArgs<z.infer<S>>) =>
+    execute: async (args: NodeArgs<z.infer<S>>) =>
       execute({ ...args, config: parseConfig(spec.config, args.config, args.ctx.nodeId) }),
   };
 }

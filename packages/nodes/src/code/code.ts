@@ -1,0 +1,62 @@
+import type { Item } from "@switchyard/engine";
+import { z } from "zod";
+import { defineNode } from "../define";
+import { NodeError } from "../errors";
+import { runSandbox } from "./sandbox";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Turns what the code returned into items: an object is one item, an array one per element. */
+function toItems(value: unknown, nodeId: string): Item[] {
+  if (value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((el, i) => {
+    if (!isPlainObject(el)) {
+      const kind = el === null ? "null" : Array.isArray(el) ? "an array" : `a ${typeof el}`;
+      throw new NodeError(
+        "sandbox_failed",
+        `code must return an object or an array of objects; ${Array.isArray(value) ? `element ${i}` : "the result"} is ${kind}`,
+        { nodeId, retryable: false },
+      );
+    }
+    return { json: el };
+  });
+}
+
+/**
+ * Runs user JavaScript over all items in a QuickJS sandbox (no host objects, no require,
+ * no network, no files). The code sees `items` (an array of the items' JSON) and returns
+ * the new items; `await` is allowed; console output goes to the run log.
+ */
+export const codeNode = defineNode({
+  type: "code",
+  typeVersion: 1,
+  title: "Code",
+  description: "Transforms items with JavaScript in a sandbox.",
+  category: "data",
+  icon: "code",
+  ports: ["main"],
+  config: z.object({
+    code: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .describe("JavaScript function body; `items` holds the input JSON; return an object or an array of objects"),
+    timeoutMs: z.number().int().min(100).max(60_000).default(5_000).describe("Time limit, in milliseconds"),
+    memoryMb: z.number().int().min(8).max(256).default(64).describe("Memory limit, in MB"),
+  }),
+  example: { code: "return items.map((item) => ({ ...item, total: item.price * item.qty }));", timeoutMs: 2000 },
+  async execute({ config, input, ctx }) {
+    const value = await runSandbox({
+      code: config.code,
+      input: input.map((i) => i.json),
+      timeoutMs: config.timeoutMs,
+      memoryMb: config.memoryMb,
+      signal: ctx.signal,
+      nodeId: ctx.nodeId,
+      onLog: (level, message) => ctx.log[level](message),
+    });
+    return { items: toItems(value, ctx.nodeId) };
+  },
+});

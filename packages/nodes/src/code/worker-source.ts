@@ -1,0 +1,121 @@
+/**
+ * Source of the sandbox worker, run with `new Worker(src, { eval: true })` so it works the
+ * same under tsx, vitest or a bundle (no .ts file for the worker to load). It is trusted host
+ * code; the user's code runs inside the QuickJS VM it creates and sees none of this scope.
+ *
+ * Limits, innermost first: QuickJS's own memory limit and interrupt deadline; a WebAssembly
+ * memory with a fixed maximum (QuickJS's limit misses some string allocations); and, outside,
+ * the host terminates the whole worker at a wall-clock deadline.
+ */
+export const WORKER_SOURCE = String.raw`
+const { parentPort, workerData } = require("node:worker_threads");
+const { qjsPath, code, inputJson, timeoutMs, memoryBytes, maxOutputBytes, maxLogLines } = workerData;
+
+// The VM's own helpers: console → one host function taking strings only; items → parsed in-VM.
+const PRELUDE = [
+  "(() => {",
+  "  const log = globalThis.__log; delete globalThis.__log;",
+  "  const fmt = (args) => args.map((a) => { if (typeof a === 'string') return a;",
+  "    try { const s = JSON.stringify(a); return s === undefined ? String(a) : s; } catch { return String(a); } }).join(' ');",
+  "  const make = (level) => (...args) => { log(level, fmt(args)); };",
+  "  globalThis.console = Object.freeze({ log: make('info'), info: make('info'), debug: make('info'), warn: make('warn'), error: make('error') });",
+  "  globalThis.items = JSON.parse(globalThis.__input); delete globalThis.__input;",
+  "})();",
+].join("\n");
+
+const PREFIX = "(async (items) => {";
+
+function fail(kind, message) {
+  parentPort.postMessage({ type: "done", ok: false, kind, message });
+}
+
+let memory;
+let baselineBytes = 0;
+
+function describeError(vm, handle) {
+  const e = vm.dump(handle);
+  // QuickJS throws null when it cannot even allocate its "out of memory" error. User code may
+  // throw null too; tell them apart by how far the wasm heap (which never shrinks) has grown.
+  if (e === null || e === undefined) {
+    const grown = memory.buffer.byteLength - baselineBytes;
+    if (grown >= memoryBytes / 2) return { message: "out of memory", text: "out of memory" };
+    return { message: "the value " + String(e), text: String(e) };
+  }
+  if (e && typeof e === "object") {
+    const where = typeof e.stack === "string" ? (e.stack.match(/code\.js:(\d+)(?::(\d+))?/) || []) : [];
+    // The wrapper shares the user's first line; take its width off line 1 columns.
+    const col = where[2] ? Number(where[2]) - (where[1] === "1" ? PREFIX.length : 0) : 0;
+    const at = where[1] ? " (line " + where[1] + (col > 0 ? ", column " + col : "") + ")" : "";
+    return { message: String(e.name || "Error") + ": " + String(e.message) + at, text: String(e.message) };
+  }
+  return { message: "threw " + JSON.stringify(e), text: String(e) };
+}
+
+(async () => {
+  const { newQuickJSWASMModule, newVariant, RELEASE_SYNC } = require(qjsPath);
+  // 16 MiB of headroom over the JS heap limit for QuickJS's own structures.
+  const pages = Math.ceil((memoryBytes + 16 * 1024 * 1024) / 65536);
+  memory = new WebAssembly.Memory({ initial: 256, maximum: Math.max(256, pages) });
+  const QuickJS = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+  const rt = QuickJS.newRuntime();
+  rt.setMemoryLimit(memoryBytes);
+  rt.setMaxStackSize(512 * 1024);
+  const deadline = Date.now() + timeoutMs;
+  rt.setInterruptHandler(() => Date.now() > deadline);
+  const vm = rt.newContext();
+
+  let lines = 0;
+  const logFn = vm.newFunction("__log", (levelH, msgH) => {
+    if (lines++ >= maxLogLines) return;
+    const level = vm.getString(levelH);
+    const message = vm.getString(msgH).slice(0, 2000);
+    parentPort.postMessage({ type: "log", level, message });
+  });
+  vm.setProp(vm.global, "__log", logFn);
+  logFn.dispose();
+  const input = vm.newString(inputJson);
+  vm.setProp(vm.global, "__input", input);
+  input.dispose();
+  const prelude = vm.evalCode(PRELUDE, "prelude.js");
+  if (prelude.error) { prelude.error.dispose(); return fail("error", "sandbox prelude failed"); }
+  prelude.value.dispose();
+
+  baselineBytes = memory.buffer.byteLength;
+  // Same line as the user's first line, so error line numbers match what they wrote.
+  const wrapped = PREFIX + code + "\n})(globalThis.items).then((r) => JSON.stringify(r === undefined ? null : r))";
+  let result;
+  try {
+    result = vm.evalCode(wrapped, "code.js");
+  } catch (err) {
+    return fail("memory", String(err && err.message));
+  }
+  if (result.error) {
+    const d = describeError(vm, result.error);
+    result.error.dispose();
+    if (d.text === "interrupted") return fail("timeout", d.message);
+    if (d.text === "out of memory") return fail("memory", d.message);
+    return fail("error", d.message);
+  }
+  try {
+    rt.executePendingJobs();
+  } catch (err) {
+    return fail("memory", String(err && err.message));
+  }
+  const state = vm.getPromiseState(result.value);
+  result.value.dispose();
+  if (state.type === "pending") return fail("error", "the code's promise never settled");
+  if (state.type === "rejected") {
+    const d = describeError(vm, state.error);
+    state.error.dispose();
+    if (d.text === "interrupted") return fail("timeout", d.message);
+    if (d.text === "out of memory") return fail("memory", d.message);
+    return fail("error", d.message);
+  }
+  const out = vm.getString(state.value);
+  state.value.dispose();
+  if (out.length > maxOutputBytes) return fail("output", "output is larger than " + maxOutputBytes + " bytes");
+  vm.dispose();
+  rt.dispose();
+  parentPort.postMessage({ type: "done", ok: true, output: out });
+})().catch((err) => fail("memory", String(err && err.message)));
+`;
