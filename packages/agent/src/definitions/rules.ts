@@ -36,6 +36,8 @@ export function checkDefinitions(
     for (const name of listed) {
       const level = levels.get(name);
       if (level === undefined) {
+        // flow_memory_agent gets the specific memory_tree refusal below instead.
+        if (def.id === FLOW_MEMORY_AGENT_ID && name === "memory_tree") continue;
         problems.push(`agent \`${def.id}\` lists unknown tool \`${name}\``);
         continue;
       }

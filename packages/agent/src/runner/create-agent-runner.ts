@@ -15,7 +15,8 @@ import { runTurn, type TurnEnvironment, type UserFiles } from "./turn";
 /** The memory service as the runner needs it: its read tools and the user files. */
 export interface AgentMemory {
   tools: readonly MemoryToolLike[];
-  readUserFiles(): Promise<UserFiles>;
+  /** Sync or async: @switchyard/memory's `readUserFiles(reader)` is synchronous. */
+  readUserFiles(): UserFiles | Promise<UserFiles>;
 }
 
 export interface AgentRunnerOptions {

@@ -88,6 +88,17 @@ describe("retrieval-only mode (no provider configured)", () => {
     });
   });
 
+  it("parses hybrid-search lines with their score prefix and transcript threads", () => {
+    expect(
+      parseHits(
+        "Found 2 results (mode=balanced):\n- (0.82) [transcript] Call notes (thread: harbor-renewal): quote by Friday\n- (0.40) [memory] INV-1: paid",
+      ),
+    ).toEqual([
+      { text: "Call notes: quote by Friday", source: "transcript: harbor-renewal" },
+      { text: "INV-1: paid", source: "memory" },
+    ]);
+  });
+
   it("parses the memory service's hit lines and ignores headers", () => {
     expect(
       parseHits(

@@ -77,7 +77,10 @@ function compact(value: unknown): string {
   }
 }
 
-/** Hit lines such as `- [memory] key: content [87%]` (memory spec); other non-header lines count as memory. */
+/**
+ * Hit lines of the memory service (spec/MEMORY.md): recall `- [kind] key: content [87%]`, hybrid
+ * `- (0.82) [kind] key: content`; transcript keys carry `(thread: <thread>)`. Other list lines count as memory.
+ */
 export function parseHits(output: string): Fact[] {
   const facts: Fact[] = [];
   for (const raw of output.split("\n")) {
@@ -85,13 +88,23 @@ export function parseHits(output: string): Fact[] {
     if (!line.startsWith("- ")) continue;
     let body = line
       .slice(2)
-      .replace(/\s*\[\d+(?:\.\d+)?%?\]/g, " ")
+      .replace(/^\(\d+(?:\.\d+)?\)\s*/, "")
+      .replace(/\s*\[\d+(?:\.\d+)?%\]$/, "")
       .trim();
     let source = "memory";
-    const kind = body.match(/\[(memory|transcript|person|people|profile)\]\s*/i);
+    const kind = body.match(/^\[(memory|transcript|person|people|profile)\]\s*/i);
     if (kind) {
-      body = (body.slice(0, kind.index) + body.slice((kind.index ?? 0) + kind[0].length)).trim();
-      const key = body.includes(":") ? body.slice(0, body.indexOf(":")).trim() : body;
+      body = body.slice(kind[0].length).trim();
+      // `key (thread: t): content` — the thread is what a transcript is cited by.
+      const thread = body.match(/^(.*?)\s*\(thread: ([^)]*)\):/);
+      let key: string;
+      if (thread) {
+        key = thread[2]!;
+        body = `${thread[1]}:${body.slice(thread[0].length)}`;
+      } else {
+        const colon = body.indexOf(":");
+        key = colon >= 0 ? body.slice(0, colon).trim() : body;
+      }
       source = KIND_TAGS[kind[1]!.toLowerCase()]!(key);
     }
     if (body) facts.push({ text: body.replace(/\s+/g, " "), source });

@@ -39,7 +39,7 @@ export interface TurnEnvironment {
   provider?: LlmProvider;
   modelForHint: (hint: ModelHint | undefined) => string;
   channelCeilings: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
-  readUserFiles?: () => Promise<UserFiles>;
+  readUserFiles?: () => UserFiles | Promise<UserFiles>;
   retrievalOnlyAgents: ReadonlySet<string>;
   onTrace?: TraceSink;
   redact: readonly string[];

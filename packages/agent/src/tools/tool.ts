@@ -44,19 +44,14 @@ export function fromMemoryTool(tool: MemoryToolLike): Tool {
   };
 }
 
-/** Names of the memory tools agents may use (read-only). `memory_tree` exists but is never given to flow_memory_agent. */
-export const MEMORY_TOOL_NAMES = [
-  "memory_recall",
-  "memory_hybrid_search",
-  "memory_flavour",
-  "memory_tree",
-] as const;
-
 /**
  * Catalogue of the tools the product ships, for loading definitions before the tool objects exist
  * (e.g. at start-up, before the memory store is open).
  */
 export const BUILTIN_TOOL_CATALOG: readonly ToolCatalogEntry[] = Object.freeze([
-  ...MEMORY_TOOL_NAMES.map((name) => ({ name, permission: "read_only" as const })),
+  // The read-only tools @switchyard/memory ships (spec/MEMORY.md); memory_tree is not among them.
+  { name: "memory_recall", permission: "read_only" as const },
+  { name: "memory_hybrid_search", permission: "read_only" as const },
+  { name: "memory_flavour", permission: "read_only" as const },
   { name: "http_get", permission: "read_only" as const },
 ]);
