@@ -1,0 +1,214 @@
+import type Database from "better-sqlite3";
+import type { Embedder } from "../embed/embedder";
+import type { Flavour } from "../flavours";
+import { facetDoc, MEMORY_DOC, PROFILE_DOC, readDocument } from "../store/documents";
+import { type ItemRow, toItem } from "../store/rows";
+import { createVectorSearch, type VectorBackend } from "../store/vectors";
+import { DEFAULT_NAMESPACE, type MemoryItem, type MemoryKind, type SearchHit, type SearchMode } from "../types";
+import { reciprocalRankFusion } from "./fusion";
+import { createIdf } from "./idf";
+import { createLexicalSearch } from "./lexical";
+
+export interface ListOptions {
+  namespace?: string;
+  kind?: MemoryKind;
+  thread?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface MemoryStatus {
+  items: number;
+  byKind: Record<MemoryKind, number>;
+  embedderId: string;
+  vectorBackend: VectorBackend;
+  /** Items without a vector from the current embedder (semantic search cannot find them yet). */
+  pendingEmbeddings: number;
+}
+
+/** Read-only facade handed to agents' tools and to read-only UI routes. It has no write methods. */
+export interface MemoryReader {
+  recall(query: string, options?: { namespace?: string; limit?: number }): Promise<SearchHit[]>;
+  search(query: string, options: { namespace: string; mode?: SearchMode; limit?: number }): Promise<SearchHit[]>;
+  /** The facet document, or null when it has not been built yet. */
+  flavour(name: Flavour): string | null;
+  /** Raw PROFILE.md and MEMORY.md ("" when unset). */
+  userFiles(): { profile: string; memory: string };
+  get(id: string): MemoryItem | null;
+  list(options?: ListOptions): { items: MemoryItem[]; total: number };
+  namespaces(): Array<{ namespace: string; items: number }>;
+  threads(namespace: string): Array<{ thread: string; items: number; updatedAt: string }>;
+  status(): MemoryStatus;
+}
+
+export interface ReaderOptions {
+  /** Minimum cosine similarity for `recall` hits (embedder-specific; see README). */
+  recallMinScore?: number;
+  /** Reciprocal rank fusion constant and per-list weights for balanced mode. */
+  fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number };
+  log?: (line: string) => void;
+}
+
+// How deep each list is read before fusion: fusion needs candidates beyond the final limit.
+const candidateDepth = (limit: number) => Math.max(50, limit * 5);
+
+export function createMemoryReader(
+  db: Database.Database,
+  backend: VectorBackend,
+  embedder: Embedder,
+  options: ReaderOptions = {},
+): MemoryReader {
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const minScore = options.recallMinScore ?? 0.2;
+  const fusionK = options.fusion?.k ?? 60;
+  const lexicalWeight = options.fusion?.lexicalWeight ?? 1;
+  const semanticWeight = options.fusion?.semanticWeight ?? 1;
+  const lexical = createLexicalSearch(db);
+  const vectorSearch = createVectorSearch(db, backend);
+  const byId = db.prepare("SELECT * FROM items WHERE id = ?");
+
+  const loadRows = (seqs: number[]): Map<number, MemoryItem> => {
+    const out = new Map<number, MemoryItem>();
+    for (let i = 0; i < seqs.length; i += 500) {
+      const chunk = seqs.slice(i, i + 500);
+      const rows = db
+        .prepare(`SELECT * FROM items WHERE seq IN (${chunk.map(() => "?").join(",")})`)
+        .all(...chunk) as ItemRow[];
+      for (const r of rows) out.set(r.seq, toItem(r));
+    }
+    return out;
+  };
+
+  // null means "semantic search unavailable" (embedder failed), as opposed to "nothing similar".
+  const semantic = async (query: string, namespace: string, k: number) => {
+    try {
+      const q = embedder.embedQuery
+        ? await embedder.embedQuery(query, createIdf(db))
+        : (await embedder.embed([query]))[0]!;
+      return vectorSearch(q, namespace, k);
+    } catch (err) {
+      log(`memory: query embedding failed (${(err as Error).message}); using lexical search only`);
+      return null;
+    }
+  };
+
+  const lexicalHits = (query: string, namespace: string, limit: number): SearchHit[] => {
+    const matches = lexical(query, namespace, limit);
+    const rows = loadRows(matches.map((m) => m.seq));
+    const best = matches[0]?.bm25 ?? -1;
+    return matches.flatMap((m, i) => {
+      const item = rows.get(m.seq);
+      // bm25 is unbounded; relative to the best hit it reads as 0..1.
+      return item ? [{ item, score: best < 0 ? m.bm25 / best : 0, lexicalRank: i + 1 }] : [];
+    });
+  };
+
+  const reader: MemoryReader = {
+    async recall(query, opts = {}) {
+      const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+      const limit = opts.limit ?? 5;
+      const matches = await semantic(query, namespace, limit);
+      // Without vectors (provider down, or nothing embedded yet) recall still answers lexically.
+      if (matches === null || matches.length === 0) return lexicalHits(query, namespace, limit);
+      const kept = matches.filter((m) => m.similarity >= minScore);
+      const rows = loadRows(kept.map((m) => m.seq));
+      return kept.flatMap((m, i) => {
+        const item = rows.get(m.seq);
+        return item ? [{ item, score: Math.max(0, m.similarity), semanticRank: i + 1 }] : [];
+      });
+    },
+
+    async search(query, opts) {
+      const mode = opts.mode ?? "balanced";
+      const limit = opts.limit ?? 10;
+      if (mode === "lexical") return lexicalHits(query, opts.namespace, limit);
+      const depth = mode === "semantic" ? limit : candidateDepth(limit);
+      const sem = await semantic(query, opts.namespace, depth);
+      if (mode === "semantic") {
+        const hits = sem ?? [];
+        const rows = loadRows(hits.map((m) => m.seq));
+        return hits.flatMap((m, i) => {
+          const item = rows.get(m.seq);
+          return item ? [{ item, score: Math.max(0, m.similarity), semanticRank: i + 1 }] : [];
+        });
+      }
+      const lex = lexical(query, opts.namespace, depth);
+      const fused = reciprocalRankFusion(
+        [
+          { seqs: lex.map((m) => m.seq), weight: lexicalWeight },
+          { seqs: (sem ?? []).map((m) => m.seq), weight: semanticWeight },
+        ],
+        fusionK,
+      ).slice(0, limit);
+      const rows = loadRows(fused.map((f) => f.seq));
+      return fused.flatMap((f) => {
+        const item = rows.get(f.seq);
+        if (!item) return [];
+        const hit: SearchHit = { item, score: f.score };
+        if (f.ranks[0] !== undefined) hit.lexicalRank = f.ranks[0];
+        if (f.ranks[1] !== undefined) hit.semanticRank = f.ranks[1];
+        return [hit];
+      });
+    },
+
+    flavour: (name) => readDocument(db, facetDoc(name)),
+
+    userFiles: () => ({
+      profile: readDocument(db, PROFILE_DOC) ?? "",
+      memory: readDocument(db, MEMORY_DOC) ?? "",
+    }),
+
+    get(id) {
+      const row = byId.get(id) as ItemRow | undefined;
+      return row ? toItem(row) : null;
+    },
+
+    list(opts = {}) {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      if (opts.namespace !== undefined) where.push("namespace = ?") && args.push(opts.namespace);
+      if (opts.kind !== undefined) where.push("kind = ?") && args.push(opts.kind);
+      if (opts.thread !== undefined) where.push("thread = ?") && args.push(opts.thread);
+      const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+      const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
+      const offset = Math.max(opts.offset ?? 0, 0);
+      const total = (db.prepare(`SELECT count(*) AS n FROM items ${clause}`).get(...args) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT * FROM items ${clause} ORDER BY updated_at DESC, seq DESC LIMIT ? OFFSET ?`)
+        .all(...args, limit, offset) as ItemRow[];
+      return { items: rows.map(toItem), total };
+    },
+
+    namespaces: () =>
+      db.prepare("SELECT namespace, count(*) AS items FROM items GROUP BY namespace ORDER BY namespace").all() as Array<{
+        namespace: string;
+        items: number;
+      }>,
+
+    threads: (namespace) =>
+      db
+        .prepare(
+          "SELECT thread, count(*) AS items, max(updated_at) AS updatedAt FROM items WHERE namespace = ? AND thread IS NOT NULL GROUP BY thread ORDER BY updatedAt DESC",
+        )
+        .all(namespace) as Array<{ thread: string; items: number; updatedAt: string }>,
+
+    status() {
+      const byKind: Record<MemoryKind, number> = { memory: 0, transcript: 0, person: 0, profile: 0 };
+      for (const r of db.prepare("SELECT kind, count(*) AS n FROM items GROUP BY kind").all() as Array<{
+        kind: MemoryKind;
+        n: number;
+      }>) {
+        byKind[r.kind] = r.n;
+      }
+      const pending = db.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number };
+      return {
+        items: Object.values(byKind).reduce((a, b) => a + b, 0),
+        byKind,
+        embedderId: embedder.id,
+        vectorBackend: backend,
+        pendingEmbeddings: pending.n,
+      };
+    },
+  };
+  return Object.freeze(reader);
+}

@@ -1,0 +1,55 @@
+import Database from "better-sqlite3";
+import type { Embedder } from "../embed/embedder";
+import { getMeta, migrate, setMeta } from "./schema";
+import { loadVectorBackend, resetVectorTable, type VectorBackend } from "./vectors";
+
+export interface OpenStoreOptions {
+  file: string;
+  embedder: Embedder;
+  /** `auto` tries sqlite-vec and falls back to brute-force cosine; tests force either. */
+  vectorBackend?: "auto" | VectorBackend;
+  log?: (line: string) => void;
+}
+
+export interface StoreConnections {
+  /** The only connection that writes; used by the ingest API. */
+  writer: Database.Database;
+  /** A second connection opened read-only: the agent-facing reader physically cannot write. */
+  reader: Database.Database;
+  backend: VectorBackend;
+  /** Rows waiting for a vector from the current embedder (after a change of embedder or a failed embed). */
+  pendingEmbeddings: number;
+}
+
+/** Opens (creating if needed) the memory database and makes the vector index match `embedder`. */
+export function openStore(options: OpenStoreOptions): StoreConnections {
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const writer = new Database(options.file);
+  try {
+    writer.pragma("journal_mode = WAL");
+    writer.pragma("synchronous = NORMAL");
+    writer.pragma("busy_timeout = 5000");
+    migrate(writer);
+    const backend = loadVectorBackend(writer, options.vectorBackend ?? "auto", log);
+    // The signature names the vector space; any change (model, size, backend) invalidates every vector.
+    const signature = `${backend}|${options.embedder.id}|${options.embedder.dimensions}`;
+    const previous = getMeta(writer, "index_signature");
+    if (previous !== signature) {
+      writer.transaction(() => {
+        resetVectorTable(writer, backend, options.embedder.dimensions);
+        writer.prepare("UPDATE items SET embedder_id = NULL WHERE embedder_id IS NOT NULL").run();
+        setMeta(writer, "index_signature", signature);
+      })();
+      if (previous !== null) log(`memory: vector index changed (${previous} → ${signature}); items need re-embedding`);
+    }
+    const pending = writer.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number };
+
+    const reader = new Database(options.file, { readonly: true, fileMustExist: true });
+    reader.pragma("busy_timeout = 5000");
+    if (backend === "sqlite-vec") loadVectorBackend(reader, "sqlite-vec", log);
+    return { writer, reader, backend, pendingEmbeddings: pending.n };
+  } catch (err) {
+    writer.close();
+    throw err;
+  }
+}
