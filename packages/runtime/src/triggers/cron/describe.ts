@@ -1,0 +1,28 @@
+import cronstrue from "cronstrue";
+import { compileSchedule } from "./expression";
+import { nextFires } from "./next-fire";
+
+export interface ScheduleDescription {
+  /** e.g. "At 09:00 (America/New_York)". */
+  description: string;
+  /** The next fire instants, ISO 8601 in UTC. */
+  next: string[];
+}
+
+/**
+ * What the editor shows for a cron trigger. Throws CronConfigError with a clear message for an invalid
+ * expression or time zone. The fire times follow the same DST rules as the scheduler.
+ */
+export function describeSchedule(
+  expression: string,
+  timezone: string,
+  count = 5,
+  from: Date = new Date(),
+): ScheduleDescription {
+  const schedule = compileSchedule(expression, timezone);
+  const text = cronstrue.toString(schedule.expression, { use24HourTimeFormat: true });
+  return {
+    description: `${text} (${timezone})`,
+    next: nextFires(schedule, from.getTime(), count).map((ms) => new Date(ms).toISOString()),
+  };
+}
