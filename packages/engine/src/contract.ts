@@ -134,6 +134,12 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
   inputs: readonly string[];
   /** `perItem`: config expressions resolved per item and execute called once per item. */
   runMode: "once" | "perItem";
+  /**
+   * Declares the node a loop head: a cycle is allowed when it returns into this node (a back edge).
+   * Each visit gets the items of the back edges; the node ends the loop by emitting nothing on its
+   * body port(s).
+   */
+  loop?: true;
   config: S;
   /** Example config used for docs and the catalogue round-trip test. */
   example: z.input<S>;

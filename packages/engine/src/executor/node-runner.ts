@@ -1,0 +1,130 @@
+/**
+ * One attempt of one node: resolve config expressions (once, or per item), parse the config with the
+ * type's schema, call `execute`, and check what came back. Every failure becomes a NodeError here.
+ */
+import type { ExpressionEvaluator, Item, NodeContext, NodeDefinition, NodeResult, RunInfo } from "../contract";
+import { NodeError, NonRetryableError, toNodeError } from "../errors";
+import { hasExpressions, resolveConfig } from "../expressions/resolve";
+import type { FlowNode } from "../flow/schema";
+import { migrateConfig } from "../validate/config-check";
+import type { PartialResult } from "./types";
+
+export type NodeOutcome =
+  | { kind: "ok"; outputs: Record<string, Item[]> }
+  | { kind: "wait"; until: string; outputs: Record<string, Item[]> }
+  | { kind: "error"; error: NodeError; partial?: PartialResult };
+
+export interface NodeRunArgs {
+  node: FlowNode;
+  def: NodeDefinition;
+  input: Item[];
+  ctx: NodeContext;
+  evaluator: ExpressionEvaluator;
+  /** Shared, read-only parts of the expression scope. */
+  scope: { trigger: Record<string, unknown> | undefined; nodes: Record<string, unknown>; run: RunInfo };
+}
+
+export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
+  const { node, def, input } = args;
+  let config: unknown;
+  try {
+    config = migrateConfig(node, def);
+  } catch (err) {
+    return { kind: "error", error: toNodeError(err, node.id) };
+  }
+  const itemsJson = input.map((i) => i.json);
+  const scopeFor = (item: Item | undefined) => ({ ...args.scope, item: item?.json, items: itemsJson });
+
+  if (def.runMode === "once") {
+    try {
+      const parsed = await prepareConfig(args, config, scopeFor(input[0]));
+      const result = await def.execute({ config: parsed, input, ctx: args.ctx });
+      return normalise(result, def, node.id, {});
+    } catch (err) {
+      return { kind: "error", error: toNodeError(err, node.id), partial: { outputs: {}, failedItems: input } };
+    }
+  }
+
+  // Per item: a config without expressions is parsed once for all items.
+  let shared: unknown;
+  const dynamic = hasExpressions(config);
+  const outputs: Record<string, Item[]> = {};
+  const failedItems: Item[] = [];
+  let firstError: NodeError | undefined;
+  let until: string | undefined;
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i]!;
+    try {
+      if (args.ctx.signal.aborted) throw toNodeError(args.ctx.signal.reason, node.id);
+      if (shared === undefined || dynamic) shared = await prepareConfig(args, config, scopeFor(item));
+      const result = await def.execute({ config: shared, input: [item], ctx: args.ctx });
+      const one = normalise(result, def, node.id, outputs);
+      if (one.kind === "error") throw one.error;
+      if (one.kind === "wait" && (until === undefined || one.until > until)) until = one.until;
+    } catch (err) {
+      const error = toNodeError(err, node.id);
+      error.itemIndex ??= i;
+      if (node.onError === "stop" || error.code === "cancelled" || error.code === "timeout") {
+        return { kind: "error", error };
+      }
+      firstError ??= error;
+      failedItems.push(item);
+    }
+  }
+  if (firstError) return { kind: "error", error: firstError, partial: { outputs, failedItems } };
+  return until === undefined ? { kind: "ok", outputs } : { kind: "wait", until, outputs };
+}
+
+async function prepareConfig(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
+  const resolved = await resolveConfig(config, scope, { evaluator: args.evaluator, nodeId: args.node.id });
+  const parsed = args.def.config.safeParse(resolved);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0]!;
+  const field = first.path.map(String).join(".");
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
+  throw new NonRetryableError("config_invalid", `node "${args.node.id}" field "${field || "(config)"}": ${first.message}${more}`, {
+    nodeId: args.node.id,
+    field,
+  });
+}
+
+/** Checks a node's answer and merges its items into `into` by port. */
+function normalise(result: NodeResult, def: NodeDefinition, nodeId: string, into: Record<string, Item[]>): NodeOutcome {
+  if (result === null || typeof result !== "object") {
+    return { kind: "error", error: bug(nodeId, "execute returned no result") };
+  }
+  const add = (port: string, items: unknown): NodeError | undefined => {
+    if (!def.ports.includes(port)) return bug(nodeId, `execute answered on undeclared port "${port}"`);
+    if (!Array.isArray(items)) return bug(nodeId, `execute returned non-array items for port "${port}"`);
+    for (const it of items) {
+      if (it === null || typeof it !== "object" || typeof (it as Item).json !== "object" || (it as Item).json === null) {
+        return bug(nodeId, "execute returned an item without a json object");
+      }
+    }
+    const list = (into[port] ??= []);
+    for (const it of items as Item[]) list.push(it);
+    return undefined;
+  };
+  if ("outputs" in result) {
+    for (const [port, items] of Object.entries(result.outputs ?? {})) {
+      const err = add(port, items);
+      if (err) return { kind: "error", error: err };
+    }
+    return { kind: "ok", outputs: into };
+  }
+  const port = "port" in result && result.port !== undefined ? result.port : (def.ports[0] ?? "main");
+  const err = add(port, result.items);
+  if (err) return { kind: "error", error: err };
+  if ("wait" in result) {
+    const until = result.wait?.until;
+    if (typeof until !== "string" || Number.isNaN(Date.parse(until))) {
+      return { kind: "error", error: bug(nodeId, "execute returned a wait without a valid `until` time") };
+    }
+    return { kind: "wait", until: new Date(until).toISOString(), outputs: into };
+  }
+  return { kind: "ok", outputs: into };
+}
+
+function bug(nodeId: string, message: string): NodeError {
+  return new NodeError("internal", `node "${nodeId}": ${message}`, { nodeId, retryable: false });
+}

@@ -1,0 +1,52 @@
+/** Small pieces of the driver: checkpoint indexing, the `nodes` expression scope, record and result building. */
+import type { Item } from "../contract";
+import type { Effect, RunResult, RunState, StepOutcome, StepRecord } from "./types";
+import { stepIdOf } from "./types";
+
+/** Latest record per step id (insertion order = first finish), and the ones a resumed run replays. */
+export function checkpointIndex(records: StepRecord[]) {
+  const latest = new Map<string, StepRecord>();
+  for (const rec of records) latest.set(rec.stepId, rec);
+  return { latest, pending: new Map(latest) };
+}
+
+/** `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. */
+export class NodesScope {
+  readonly value: Record<string, { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }> = {};
+
+  update(rec: StepRecord): void {
+    if (rec.status === "skipped" && rec.reason !== "disabled") return;
+    if (rec.status === "failed" && rec.retryAt) return;
+    const items: Record<string, unknown>[] = [];
+    for (const port in rec.outputs) for (const it of rec.outputs[port]!) items.push(it.json);
+    this.value[rec.nodeId] = { items, item: items[0] };
+  }
+}
+
+export function recordFrom(step: StepOutcome, runId: string, startedAt: Map<string, string>, now: Date): StepRecord {
+  const stepId = stepIdOf(step.nodeId, step.visit);
+  const endedAt = now.toISOString();
+  const rec: StepRecord = { ...step, runId, stepId, startedAt: startedAt.get(stepId) ?? endedAt, endedAt };
+  for (const port in step.outputs) {
+    if ((step.outputs[port]?.length ?? 0) > 0) {
+      rec.port = port;
+      break;
+    }
+  }
+  return rec;
+}
+
+export function resultOf(
+  runId: string,
+  final: Extract<Effect, { type: "finish" }>,
+  state: RunState,
+  persisted: Map<string, StepRecord>,
+): RunResult {
+  const output: Item[] = [];
+  const outputs = state.outputNode ? state.nodes[state.outputNode]?.outputs : undefined;
+  for (const port in outputs ?? {}) for (const it of outputs![port]!) output.push(it);
+  const result: RunResult = { runId, status: final.status, steps: [...persisted.values()], output };
+  if (final.error) result.error = final.error;
+  if (final.resumeAt) result.resumeAt = final.resumeAt;
+  return result;
+}

@@ -1,0 +1,103 @@
+/**
+ * The flow file format. zod is the single source of truth: TypeScript types, `parseFlow` and the
+ * published JSON Schema all come from these definitions.
+ */
+import { z } from "zod";
+
+export const Position = z.object({ x: z.number(), y: z.number() });
+
+export const RetryPolicy = z.object({
+  /** Total attempts including the first one. */
+  maxAttempts: z.int().min(1).max(100),
+  backoff: z.enum(["fixed", "exponential"]).default("fixed"),
+  delayMs: z.int().min(0).max(86_400_000),
+  maxDelayMs: z.int().min(0).max(86_400_000).optional(),
+  /** Random spread added to each delay, as a fraction of it (0..1). `true` means 0.5. */
+  jitter: z.union([z.boolean(), z.number().min(0).max(1)]).optional(),
+});
+export type RetryPolicy = z.infer<typeof RetryPolicy>;
+
+export const OnError = z.enum(["stop", "continue", "route"]);
+export type OnError = z.infer<typeof OnError>;
+
+const idString = z.string().min(1).max(200);
+
+export const FlowNode = z.object({
+  id: idString,
+  type: z.string().min(1).max(200),
+  typeVersion: z.int().min(1).default(1),
+  name: z.string().max(500).default(""),
+  config: z.record(z.string(), z.unknown()).default({}),
+  position: Position.default({ x: 0, y: 0 }),
+  disabled: z.boolean().optional(),
+  retry: RetryPolicy.optional(),
+  timeoutMs: z.int().min(1).max(86_400_000).optional(),
+  onError: OnError.default("stop"),
+});
+export type FlowNode = z.infer<typeof FlowNode>;
+
+export const EdgeEnd = z.object({ node: idString, port: z.string().min(1).max(200).default("main") });
+
+export const FlowEdge = z.object({
+  id: idString.optional(),
+  from: EdgeEnd,
+  to: EdgeEnd,
+});
+export type FlowEdge = z.infer<typeof FlowEdge>;
+
+export const FlowSettings = z.object({
+  /** IANA time zone used by schedule triggers and date expressions. */
+  timezone: z.string().min(1).default("UTC"),
+  /** Wall-clock budget of one execution slice (time spent waiting durably does not count). */
+  maxRunMs: z.int().min(1).max(7 * 86_400_000).default(300_000),
+  /** Nodes of one run executing at the same time. */
+  concurrency: z.int().min(1).max(64).default(4),
+  errorFlowId: z.string().min(1).optional(),
+});
+export type FlowSettings = z.infer<typeof FlowSettings>;
+
+export const StickyNote = z.object({
+  id: idString,
+  text: z.string().max(20_000),
+  position: Position,
+  size: z.object({ width: z.number().positive(), height: z.number().positive() }).optional(),
+});
+export type StickyNote = z.infer<typeof StickyNote>;
+
+export const FlowDefinition = z.object({
+  nodes: z.array(FlowNode).max(5000),
+  edges: z.array(FlowEdge).max(20_000).default([]),
+  settings: FlowSettings.default({ timezone: "UTC", maxRunMs: 300_000, concurrency: 4 }),
+  notes: z.array(StickyNote).max(1000).default([]),
+});
+/** A parsed flow (defaults applied). */
+export type FlowDefinition = z.infer<typeof FlowDefinition>;
+/** A flow as written in a file (defaults optional). */
+export type FlowDefinitionInput = z.input<typeof FlowDefinition>;
+
+export type ParseFlowResult =
+  | { ok: true; flow: FlowDefinition }
+  | { ok: false; issues: { path: string; message: string }[] };
+
+/** Parses untrusted JSON (string or value) into a flow; never throws. */
+export function parseFlow(json: unknown): ParseFlowResult {
+  let value = json;
+  if (typeof json === "string") {
+    try {
+      value = JSON.parse(json);
+    } catch (err) {
+      return { ok: false, issues: [{ path: "", message: `not valid JSON: ${(err as Error).message}` }] };
+    }
+  }
+  const parsed = FlowDefinition.safeParse(value);
+  if (parsed.success) return { ok: true, flow: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+  };
+}
+
+/** JSON Schema of the flow file format (input shape: fields with defaults are optional). */
+export function flowJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(FlowDefinition, { io: "input" }) as Record<string, unknown>;
+}

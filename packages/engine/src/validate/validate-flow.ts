@@ -1,0 +1,168 @@
+/**
+ * Save-time and pre-run validation. Collects every problem instead of stopping at the first, and never
+ * throws: the input may be any JSON a client sent.
+ */
+import type { AnyNodeType, NodeRegistry } from "../contract";
+import { compileGraph, edgeId, type FlowGraph, reachableFrom } from "../flow/graph";
+import { FlowDefinition, type FlowNode } from "../flow/schema";
+import { checkNodeConfig } from "./config-check";
+
+export type ProblemCode =
+  | "flow_invalid"
+  | "duplicate_node_id"
+  | "duplicate_edge_id"
+  | "unknown_node_type"
+  | "unsupported_type_version"
+  | "config_invalid"
+  | "expression_invalid"
+  | "dangling_edge"
+  | "unknown_port"
+  | "cycle"
+  | "unreachable_node"
+  | "no_trigger"
+  | "multiple_triggers"
+  | "check_failed"
+  | "internal";
+
+export interface Problem {
+  code: ProblemCode | (string & {});
+  message: string;
+  nodeId?: string;
+  edgeId?: string;
+  /** Config field path (dotted) or flow file path for `flow_invalid`. */
+  field?: string;
+}
+
+export interface ValidateOptions {
+  /** Extra per-node checks (the agent package flags unknown `agent_ref`s here). */
+  extraCheck?: (node: FlowNode, type: AnyNodeType | undefined) => Problem[];
+}
+
+export function validateFlow(flow: unknown, registry: NodeRegistry, opts: ValidateOptions = {}): Problem[] {
+  try {
+    const parsed = FlowDefinition.safeParse(flow);
+    if (!parsed.success) {
+      return parsed.error.issues.map((i) => ({
+        code: "flow_invalid",
+        message: i.message,
+        field: i.path.map(String).join("."),
+      }));
+    }
+    const graph = compileGraph(parsed.data, registry);
+    return [...checkNodes(graph, opts), ...checkEdges(graph), ...checkShape(graph)];
+  } catch (err) {
+    return [{ code: "internal", message: `validation failed unexpectedly: ${(err as Error)?.message ?? err}` }];
+  }
+}
+
+function checkNodes(graph: FlowGraph, opts: ValidateOptions): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const node of graph.flow.nodes) {
+    if (seen.has(node.id)) {
+      problems.push({ code: "duplicate_node_id", message: `node id "${node.id}" is used twice`, nodeId: node.id });
+      continue;
+    }
+    seen.add(node.id);
+    const def = graph.types.get(node.id);
+    if (!def) {
+      problems.push({ code: "unknown_node_type", message: `unknown node type "${node.type}"`, nodeId: node.id });
+    } else {
+      problems.push(...checkNodeConfig(node, def));
+    }
+    if (opts.extraCheck) {
+      try {
+        problems.push(...opts.extraCheck(node, def));
+      } catch (err) {
+        problems.push({
+          code: "check_failed",
+          message: `extra check failed: ${(err as Error)?.message ?? err}`,
+          nodeId: node.id,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Output ports a node can emit on: its declared ports, plus `error` when it routes errors. */
+export function outputPorts(node: FlowNode, def: AnyNodeType): readonly string[] {
+  return node.onError === "route" ? [...def.ports, "error"] : def.ports;
+}
+
+function checkEdges(graph: FlowGraph): Problem[] {
+  const problems: Problem[] = [];
+  const ids = new Set<string>();
+  graph.flow.edges.forEach((edge, index) => {
+    const id = edgeId(edge, index);
+    if (edge.id !== undefined) {
+      if (ids.has(edge.id)) problems.push({ code: "duplicate_edge_id", message: `edge id "${id}" is used twice`, edgeId: id });
+      ids.add(edge.id);
+    }
+    for (const [end, label] of [
+      [edge.from, "source"],
+      [edge.to, "target"],
+    ] as const) {
+      if (!graph.nodes.has(end.node)) {
+        problems.push({ code: "dangling_edge", message: `edge ${label} node "${end.node}" does not exist`, edgeId: id });
+      }
+    }
+    const fromNode = graph.nodes.get(edge.from.node);
+    const fromDef = graph.types.get(edge.from.node);
+    if (fromNode && fromDef && !outputPorts(fromNode, fromDef).includes(edge.from.port)) {
+      problems.push({
+        code: "unknown_port",
+        message: `node "${fromNode.id}" has no output port "${edge.from.port}"`,
+        edgeId: id,
+        nodeId: fromNode.id,
+      });
+    }
+    const toDef = graph.types.get(edge.to.node);
+    if (toDef) {
+      const inputs = toDef.kind === "trigger" ? [] : toDef.inputs;
+      if (!inputs.includes(edge.to.port)) {
+        problems.push({
+          code: "unknown_port",
+          message:
+            toDef.kind === "trigger"
+              ? `trigger "${edge.to.node}" cannot have incoming edges`
+              : `node "${edge.to.node}" has no input port "${edge.to.port}"`,
+          edgeId: id,
+          nodeId: edge.to.node,
+        });
+      }
+    }
+  });
+  return problems;
+}
+
+function checkShape(graph: FlowGraph): Problem[] {
+  const problems: Problem[] = [];
+  if (graph.triggers.length === 0) {
+    problems.push({ code: "no_trigger", message: "the flow has no trigger node" });
+  } else if (graph.triggers.length > 1) {
+    for (const id of graph.triggers) {
+      problems.push({ code: "multiple_triggers", message: "a flow has exactly one trigger", nodeId: id });
+    }
+  }
+  for (const edge of graph.edges) {
+    if (!graph.backEdges.has(edge.index)) continue;
+    const def = graph.types.get(edge.to.node);
+    if (def?.kind === "action" && def.loop) continue;
+    problems.push({
+      code: "cycle",
+      message: `edge from "${edge.from.node}" to "${edge.to.node}" closes a cycle that does not return into a loop node`,
+      edgeId: edge.id,
+      nodeId: edge.to.node,
+    });
+  }
+  if (graph.triggers.length === 1) {
+    const reachable = reachableFrom(graph, graph.triggers[0]!);
+    for (const id of graph.order) {
+      if (!reachable.has(id)) {
+        problems.push({ code: "unreachable_node", message: `node "${id}" cannot be reached from the trigger`, nodeId: id });
+      }
+    }
+  }
+  return problems;
+}
