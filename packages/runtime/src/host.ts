@@ -10,6 +10,7 @@ import {
   type RunRepo,
   type SettingsRepo,
 } from "@switchyard/db";
+import { type AuthService, createAuthService } from "./auth/service";
 import type { Config } from "./config";
 import { lockDataDir } from "./data-dir-lock";
 import type { Logger } from "./logger";
@@ -24,6 +25,8 @@ export interface Host {
   flows: FlowRepo;
   runs: RunRepo;
   settings: SettingsRepo;
+  /** Users, sessions, API keys, sign-in throttling. */
+  auth: AuthService;
   /** Cheap liveness check of the database for /api/health. */
   dbHealth(): "ok" | "error";
   close(): Promise<void>;
@@ -51,6 +54,7 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
       flows,
       runs: createRunRepo(handle.prisma),
       settings,
+      auth: createAuthService({ db: handle, log }),
       dbHealth() {
         try {
           handle.sql.prepare("SELECT 1").get();

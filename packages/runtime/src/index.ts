@@ -1,3 +1,4 @@
+export * from "./auth";
 export { ConfigError, envSchema, parseConfig } from "./config";
 export type { Config } from "./config";
 export { DataDirLockedError, lockDataDir } from "./data-dir-lock";

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { userCommand } from "../auth/cli";
 import { ConfigError, parseConfig } from "../config";
 import { DataDirLockedError } from "../data-dir-lock";
 import { createHost } from "../host";
@@ -13,6 +14,7 @@ Usage: switchyard <command> [options]
 Commands:
   start          run the web app, API, triggers and workers in one process
   migrate        apply pending database migrations and exit
+  user create    create a user (see switchyard user --help)
   version        print the version
 
 Options:
@@ -34,7 +36,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     options: { help: { type: "boolean", short: "h" } },
   });
   const [command] = positionals;
-  if (values.help || command === "help" || !command) {
+  if ((values.help && command !== "user") || command === "help" || !command) {
     console.log(help);
     return command || values.help ? 0 : 2;
   }
@@ -49,6 +51,12 @@ export async function main(argv: string[], env: Record<string, string | undefine
       case "start":
         await startCommand(config, log);
         return -1; // keeps running
+      case "user":
+        return await userCommand(argv.slice(argv.indexOf("user") + 1), config, log, {
+          stdin: process.stdin,
+          out: (line) => console.log(line),
+          err: (line) => console.error(line),
+        });
       case "migrate": {
         const host = await createHost(config, log, { seed: false });
         await host.close();

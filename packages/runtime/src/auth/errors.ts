@@ -1,0 +1,34 @@
+import type { ZodError } from "zod";
+
+export type AuthErrorCode =
+  | "invalid_input"
+  | "invalid_credentials"
+  | "throttled"
+  | "already_set_up"
+  | "email_taken"
+  | "last_owner"
+  | "not_found";
+
+/**
+ * The one error the auth service throws for a person's mistake. Callers in other bundles (Next.js)
+ * match it by `name` and `code`, not `instanceof`, because the host is loaded outside their module graph.
+ */
+export class AuthError extends Error {
+  override name = "AuthError";
+  constructor(
+    readonly code: AuthErrorCode,
+    message: string,
+    /** Form field the message belongs to, when there is one. */
+    readonly field?: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+
+  static fromZod(e: ZodError): AuthError {
+    const issue = e.issues[0];
+    return new AuthError("invalid_input", issue?.message ?? "invalid input", issue?.path.join(".") || undefined);
+  }
+}
+
+export const invalidCredentials = () => new AuthError("invalid_credentials", "invalid e-mail or password");
