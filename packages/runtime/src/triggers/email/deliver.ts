@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { type ParsedMail, simpleParser } from "mailparser";
+import type { Logger } from "../../logger";
+import { type AttachmentLimits, type StoreAttachment, sharedPayload, storeAttachments } from "./build-payload";
+import { type EmailBinding, emailRunPayload } from "./payload-schema";
+import { smtpReply } from "./replies";
+
+/** One flow a message goes to, with the envelope address that reached it. */
+export interface Target {
+  binding: EmailBinding;
+  recipient: string;
+  tag?: string;
+}
+
+export interface DeliverDeps {
+  admit(binding: EmailBinding, payloadJson: string): Promise<string>;
+  storeAttachment: StoreAttachment;
+  limits: AttachmentLimits;
+  admitted: AdmittedLog;
+  log: Logger;
+}
+
+/**
+ * Remembers which (flow, message bytes) pairs already have a run. A message for two flows whose
+ * second admit fails is answered 451; the sender's retry then only admits the flow still missing,
+ * instead of starting the first flow twice. In memory and bounded: after a restart a retry may
+ * duplicate, never lose.
+ */
+export function createAdmittedLog(capacity = 1000) {
+  const runs = new Map<string, string>();
+  return {
+    get: (flowId: string, digest: string) => runs.get(`${flowId}\0${digest}`),
+    remember(flowId: string, digest: string, runId: string): void {
+      runs.set(`${flowId}\0${digest}`, runId);
+      if (runs.size > capacity) runs.delete(runs.keys().next().value as string);
+    },
+  };
+}
+export type AdmittedLog = ReturnType<typeof createAdmittedLog>;
+
+async function parse(raw: Buffer): Promise<ParsedMail> {
+  try {
+    // cid: links stay as they are: inline images are stored attachments, not data: URLs in the html
+    return await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, keepCidLinks: true });
+  } catch (err) {
+    throw smtpReply(554, `5.6.0 Message could not be parsed: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Parses the message, stores its attachments and admits one run per target flow. Resolves with
+ * the run ids only once every admit has resolved (the runs are durable); any storage or admit
+ * failure rejects with a 451 so the sender keeps the message and retries.
+ */
+export async function deliver(raw: Buffer, envelopeFrom: string, targets: Target[], deps: DeliverDeps): Promise<string[]> {
+  const mail = await parse(raw);
+  const digest = createHash("sha256").update(raw).digest("hex");
+  const pending = targets.filter((t) => deps.admitted.get(t.binding.flowId, digest) === undefined);
+  if (pending.length > 0) {
+    let attachments: Awaited<ReturnType<typeof storeAttachments>>;
+    try {
+      attachments = await storeAttachments(mail.attachments, deps.limits, deps.storeAttachment);
+    } catch (err) {
+      deps.log.error({ err }, "could not store e-mail attachments");
+      throw smtpReply(451, "4.3.0 Could not store the attachments, please try again later");
+    }
+    const shared = sharedPayload(mail, envelopeFrom, attachments);
+    for (const t of pending) {
+      const payload = emailRunPayload.parse({ ...shared, recipient: t.recipient, tag: t.tag });
+      try {
+        const runId = await deps.admit(t.binding, JSON.stringify(payload));
+        deps.admitted.remember(t.binding.flowId, digest, runId);
+      } catch (err) {
+        deps.log.error({ err, flowId: t.binding.flowId }, "could not admit e-mail run");
+        throw smtpReply(451, "4.3.0 Could not queue the message, please try again later");
+      }
+    }
+  }
+  return targets.map((t) => deps.admitted.get(t.binding.flowId, digest) as string);
+}
