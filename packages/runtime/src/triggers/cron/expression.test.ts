@@ -7,7 +7,14 @@ const FIELDS =
 
 describe("validateCron", () => {
   it("accepts 5- and 6-field expressions, names, L and #", () => {
-    for (const e of ["0 9 * * *", "*/10 * * * * *", "0 9 * * THU", "0 0 L * *", "0 0 * * 5#2", " 0 9 * JAN-MAR MON-FRI "]) {
+    for (const e of [
+      "0 9 * * *",
+      "*/10 * * * * *",
+      "0 9 * * THU",
+      "0 0 L * *",
+      "0 0 * * 5#2",
+      " 0 9 * JAN-MAR MON-FRI ",
+    ]) {
       expect(validateCron(e)).toBeUndefined();
     }
   });
@@ -16,16 +23,24 @@ describe("validateCron", () => {
     expect(validateCron("")).toBe("Cron expression is empty");
     expect(validateCron("0 9 * *")).toBe(`Cron expression "0 9 * *" has 4 fields; ${FIELDS}`);
     expect(validateCron("@daily")).toBe(`Cron expression "@daily" has 1 field; ${FIELDS}`);
-    expect(validateCron("0 0 9 * * * 2025")).toBe(`Cron expression "0 0 9 * * * 2025" has 7 fields; ${FIELDS}`);
+    expect(validateCron("0 0 9 * * * 2025")).toBe(
+      `Cron expression "0 0 9 * * * 2025" has 7 fields; ${FIELDS}`,
+    );
     expect(validateCron("61 * * * *")).toBe(
       'Invalid cron expression "61 * * * *": Constraint error, got value 61 expected range 0-59',
     );
     expect(validateCron("0 25 * * *")).toBe(
       'Invalid cron expression "0 25 * * *": Constraint error, got value 25 expected range 0-23',
     );
-    expect(validateCron("0 0 30 2 *")).toBe('Invalid cron expression "0 0 30 2 *": Invalid explicit day of month definition');
-    expect(validateCron("abc * * * *")).toBe('Invalid cron expression "abc * * * *": Invalid characters, got value: abc');
-    expect(validateCron("H * * * *")).toBe('Cron expression "H * * * *" uses "H" (hashed values), which is not supported');
+    expect(validateCron("0 0 30 2 *")).toBe(
+      'Invalid cron expression "0 0 30 2 *": Invalid explicit day of month definition',
+    );
+    expect(validateCron("abc * * * *")).toBe(
+      'Invalid cron expression "abc * * * *": Invalid characters, got value: abc',
+    );
+    expect(validateCron("H * * * *")).toBe(
+      'Cron expression "H * * * *" uses "H" (hashed values), which is not supported',
+    );
   });
 });
 
@@ -36,7 +51,9 @@ describe("validateTimezone", () => {
     expect(validateTimezone("Mars/Olympus")).toBe(
       'Unknown time zone "Mars/Olympus"; use an IANA name such as "Europe/Berlin" or "UTC"',
     );
-    expect(validateTimezone("")).toBe('Unknown time zone ""; use an IANA name such as "Europe/Berlin" or "UTC"');
+    expect(validateTimezone("")).toBe(
+      'Unknown time zone ""; use an IANA name such as "Europe/Berlin" or "UTC"',
+    );
   });
 });
 
@@ -66,7 +83,9 @@ describe("describeSchedule", () => {
   });
 
   it("throws a CronConfigError naming the bad field", () => {
-    expect(() => describeSchedule("0 9 * *", "UTC")).toThrow(new CronConfigError(`Cron expression "0 9 * *" has 4 fields; ${FIELDS}`, "expression"));
+    expect(() => describeSchedule("0 9 * *", "UTC")).toThrow(
+      new CronConfigError(`Cron expression "0 9 * *" has 4 fields; ${FIELDS}`, "expression"),
+    );
     let caught: unknown;
     try {
       describeSchedule("0 9 * * *", "Mars/Olympus");

@@ -33,7 +33,8 @@ export function createFakeClock(start: string | number): FakeClock {
     for (;;) {
       let next: Timer | undefined;
       for (const t of timers.values()) {
-        if (t.due <= target && (!next || t.due < next.due || (t.due === next.due && t.id < next.id))) next = t;
+        if (t.due <= target && (!next || t.due < next.due || (t.due === next.due && t.id < next.id)))
+          next = t;
       }
       if (!next) break;
       timers.delete(next.id);

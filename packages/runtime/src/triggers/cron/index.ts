@@ -1,4 +1,10 @@
-export { type CronBinding, type CronFirePayload, type CronHealth, type CronStore, cronBindingSchema } from "./binding";
+export {
+  type CronBinding,
+  type CronFirePayload,
+  type CronHealth,
+  type CronStore,
+  cronBindingSchema,
+} from "./binding";
 export { type Clock, MAX_TIMEOUT_MS, realClock } from "./clock";
 export { describeSchedule, type ScheduleDescription } from "./describe";
 export { CronConfigError, validateCron, validateTimezone } from "./expression";

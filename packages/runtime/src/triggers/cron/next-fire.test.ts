@@ -3,12 +3,18 @@ import { compileSchedule } from "./expression";
 import { latestFireAtOrBefore, nextFires } from "./next-fire";
 
 const fires = (expression: string, timezone: string, from: string, count: number) =>
-  nextFires(compileSchedule(expression, timezone), Date.parse(from), count).map((ms) => new Date(ms).toISOString());
+  nextFires(compileSchedule(expression, timezone), Date.parse(from), count).map((ms) =>
+    new Date(ms).toISOString(),
+  );
 
 describe("time zones and fields", () => {
   it("fires 09:00 New York at 14:00Z in winter and 13:00Z in summer", () => {
-    expect(fires("0 9 * * *", "America/New_York", "2025-01-14T00:00:00Z", 1)).toEqual(["2025-01-14T14:00:00.000Z"]);
-    expect(fires("0 9 * * *", "America/New_York", "2025-07-14T00:00:00Z", 1)).toEqual(["2025-07-14T13:00:00.000Z"]);
+    expect(fires("0 9 * * *", "America/New_York", "2025-01-14T00:00:00Z", 1)).toEqual([
+      "2025-01-14T14:00:00.000Z",
+    ]);
+    expect(fires("0 9 * * *", "America/New_York", "2025-07-14T00:00:00Z", 1)).toEqual([
+      "2025-07-14T13:00:00.000Z",
+    ]);
   });
 
   it("treats a 6-field expression as seconds first", () => {
@@ -17,7 +23,9 @@ describe("time zones and fields", () => {
       "2025-05-01T12:00:40.000Z",
       "2025-05-01T12:01:00.000Z",
     ]);
-    expect(fires("15 30 9 * * *", "Europe/Berlin", "2025-05-01T00:00:00Z", 1)).toEqual(["2025-05-01T07:30:15.000Z"]);
+    expect(fires("15 30 9 * * *", "Europe/Berlin", "2025-05-01T00:00:00Z", 1)).toEqual([
+      "2025-05-01T07:30:15.000Z",
+    ]);
   });
 
   it("fires strictly after the given instant", () => {
@@ -26,7 +34,9 @@ describe("time zones and fields", () => {
   });
 
   it("finds a leap day years ahead", () => {
-    expect(fires("0 0 29 2 *", "Europe/Berlin", "2025-01-10T00:00:00Z", 1)).toEqual(["2028-02-28T23:00:00.000Z"]);
+    expect(fires("0 0 29 2 *", "Europe/Berlin", "2025-01-10T00:00:00Z", 1)).toEqual([
+      "2028-02-28T23:00:00.000Z",
+    ]);
   });
 });
 
@@ -75,11 +85,17 @@ describe("Europe/Berlin fall back (02:00-02:59 happens twice on 26 October 2025)
   });
 
   it("does not fire the repeat when asked from inside the second pass", () => {
-    expect(fires("30 2 * * *", "Europe/Berlin", "2025-10-26T01:10:00Z", 1)).toEqual(["2025-10-27T01:30:00.000Z"]);
+    expect(fires("30 2 * * *", "Europe/Berlin", "2025-10-26T01:10:00Z", 1)).toEqual([
+      "2025-10-27T01:30:00.000Z",
+    ]);
   });
 
   it("fires every minute of the 02 hour once, not twice", () => {
-    const day = nextFires(compileSchedule("* 2 * * *", "Europe/Berlin"), Date.parse("2025-10-25T22:00:00Z"), 61);
+    const day = nextFires(
+      compileSchedule("* 2 * * *", "Europe/Berlin"),
+      Date.parse("2025-10-25T22:00:00Z"),
+      61,
+    );
     expect(day.filter((ms) => ms < Date.parse("2025-10-26T23:00:00Z"))).toHaveLength(60);
     expect(new Date(day[59] ?? 0).toISOString()).toBe("2025-10-26T00:59:00.000Z");
   });
@@ -132,7 +148,9 @@ describe("latestFireAtOrBefore", () => {
   it("finds the most recent slot inside the window and nothing outside it", () => {
     const daily = compileSchedule("0 9 * * *", "UTC");
     const now = Date.parse("2025-06-13T12:00:00Z");
-    expect(latestFireAtOrBefore(daily, now, Date.parse("2025-06-10T09:00:00Z"))).toBe(Date.parse("2025-06-13T09:00:00Z"));
+    expect(latestFireAtOrBefore(daily, now, Date.parse("2025-06-10T09:00:00Z"))).toBe(
+      Date.parse("2025-06-13T09:00:00Z"),
+    );
     expect(latestFireAtOrBefore(daily, now, Date.parse("2025-06-13T09:00:00Z"))).toBeUndefined();
     const secondly = compileSchedule("* * * * * *", "UTC");
     expect(latestFireAtOrBefore(secondly, now + 500, now - 3 * 86_400_000)).toBe(now);

@@ -67,7 +67,11 @@ function endOfRepeatedWall(at: number, tz: string): number | undefined {
  * The latest fire instant in (notBefore, at], or undefined. Widens a look-back window geometrically so
  * a secondly schedule costs a few dozen steps and a monthly one a few dozen widenings.
  */
-export function latestFireAtOrBefore(schedule: CompiledSchedule, at: number, notBefore: number): number | undefined {
+export function latestFireAtOrBefore(
+  schedule: CompiledSchedule,
+  at: number,
+  notBefore: number,
+): number | undefined {
   for (let window = 60_000; ; window *= 4) {
     const start = Math.max(at - window, notBefore);
     let fire = nextFire(schedule, start);

@@ -1,5 +1,11 @@
 import type { Logger } from "../../logger";
-import { type CronBinding, type CronFirePayload, type CronHealth, type CronStore, cronBindingSchema } from "./binding";
+import {
+  type CronBinding,
+  type CronFirePayload,
+  type CronHealth,
+  type CronStore,
+  cronBindingSchema,
+} from "./binding";
 import { type Clock, MAX_TIMEOUT_MS, realClock } from "./clock";
 import { type CompiledSchedule, compileSchedule } from "./expression";
 import { latestFireAtOrBefore, nextFire } from "./next-fire";
@@ -208,7 +214,10 @@ export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
     try {
       last = await o.store.getLastFire(binding.flowId, binding.nodeId);
     } catch (err) {
-      health(binding.flowId, { status: "error", lastError: `Could not read the last fire time: ${message(err)}` });
+      health(binding.flowId, {
+        status: "error",
+        lastError: `Could not read the last fire time: ${message(err)}`,
+      });
       throw err;
     }
     const superseded =

@@ -43,7 +43,14 @@ export function offsetAt(instant: number, timezone: string): number {
   for (const part of formatterFor(timezone).formatToParts(t)) {
     if (part.type !== "literal") p[part.type] = Number(part.value);
   }
-  const wall = Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+  const wall = Date.UTC(
+    p.year ?? 0,
+    (p.month ?? 1) - 1,
+    p.day ?? 1,
+    p.hour ?? 0,
+    p.minute ?? 0,
+    p.second ?? 0,
+  );
   return wall - t;
 }
 
