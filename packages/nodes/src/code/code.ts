@@ -1,28 +1,7 @@
-import type { Item } from "@switchyard/engine";
 import { z } from "zod";
 import { defineNode } from "../define";
-import { NodeError } from "../errors";
+import { valueToItems } from "../util/items";
 import { runSandbox } from "./sandbox";
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Turns what the code returned into items: an object is one item, an array one per element. */
-function toItems(value: unknown, nodeId: string): Item[] {
-  if (value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((el, i) => {
-    if (!isPlainObject(el)) {
-      const kind = el === null ? "null" : Array.isArray(el) ? "an array" : `a ${typeof el}`;
-      throw new NodeError(
-        "sandbox_failed",
-        `code must return an object or an array of objects; ${Array.isArray(value) ? `element ${i}` : "the result"} is ${kind}`,
-        { nodeId, retryable: false },
-      );
-    }
-    return { json: el };
-  });
-}
 
 /**
  * Runs user JavaScript over all items in a QuickJS sandbox (no host objects, no require,
@@ -57,6 +36,6 @@ export const codeNode = defineNode({
       nodeId: ctx.nodeId,
       onLog: (level, message) => ctx.log[level](message),
     });
-    return { items: toItems(value, ctx.nodeId) };
+    return { items: valueToItems(value, "code", "sandbox_failed", ctx.nodeId) };
   },
 });

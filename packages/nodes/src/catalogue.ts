@@ -1,0 +1,88 @@
+import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
+import { z } from "zod";
+import { agentNode } from "./agent/agent";
+import { codeNode } from "./code/code";
+import { setNode } from "./data/set";
+import { transformNode } from "./data/transform";
+import { sendEmailNode } from "./email/send";
+import { callNode } from "./flow/call";
+import { mergeNode } from "./flow/merge";
+import { noopNode } from "./flow/noop";
+import { splitNode } from "./flow/split";
+import { stopNode } from "./flow/stop";
+import { waitNode } from "./flow/wait";
+import { httpRequestNode } from "./http/request";
+import { ifNode } from "./logic/if";
+import { switchNode } from "./logic/switch";
+import { cronTrigger } from "./triggers/cron";
+import { emailTrigger } from "./triggers/email";
+import { manualTrigger } from "./triggers/manual";
+import { webhookTrigger } from "./triggers/webhook";
+import { respondNode } from "./webhook/respond";
+
+/** Every node and trigger type this package ships. */
+export const nodeTypes: readonly AnyNodeType[] = [
+  manualTrigger,
+  webhookTrigger,
+  emailTrigger,
+  cronTrigger,
+  httpRequestNode,
+  setNode,
+  transformNode,
+  codeNode,
+  ifNode,
+  switchNode,
+  mergeNode,
+  splitNode,
+  waitNode,
+  noopNode,
+  stopNode,
+  callNode,
+  respondNode,
+  sendEmailNode,
+  agentNode,
+] as AnyNodeType[];
+
+/** Builds a registry over some node types; type ids must be unique. */
+export function createRegistry(types: readonly AnyNodeType[]): NodeRegistry & { types(): string[] } {
+  const map = new Map<string, AnyNodeType>();
+  for (const t of types) {
+    if (map.has(t.type)) throw new Error(`duplicate node type "${t.type}"`);
+    map.set(t.type, t);
+  }
+  return { get: (type) => map.get(type), types: () => [...map.keys()] };
+}
+
+export const registry = createRegistry(nodeTypes);
+
+export interface CatalogueEntry {
+  type: string;
+  typeVersion: number;
+  kind: "action" | "trigger";
+  title: string;
+  description: string;
+  category: string;
+  icon: string;
+  ports: readonly string[];
+  inputs: readonly string[];
+  /** JSON Schema of the config as the user writes it (fields with defaults are optional). */
+  configSchema: Record<string, unknown>;
+  example: unknown;
+}
+
+/** The catalogue the editor builds its palette and config forms from. Plain JSON. */
+export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueEntry[] {
+  return types.map((t) => ({
+    type: t.type,
+    typeVersion: t.typeVersion,
+    kind: t.kind,
+    title: t.title,
+    description: t.description,
+    category: t.category,
+    icon: t.icon,
+    ports: t.ports,
+    inputs: t.kind === "action" ? t.inputs : [],
+    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    example: t.example,
+  }));
+}
