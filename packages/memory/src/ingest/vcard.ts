@@ -1,6 +1,6 @@
 import type { Contact } from "./contacts";
 
-const unescape = (v: string) => v.replace(/\\([nN,;\\])/g, (_, c: string) => (c === "n" || c === "N" ? "\n" : c));
+const unescapeValue = (v: string) => v.replace(/\\([nN,;\\])/g, (_, c: string) => (c === "n" || c === "N" ? "\n" : c));
 
 // Split on separators that are not backslash-escaped.
 const splitUnescaped = (v: string, sep: string) => v.split(new RegExp(`(?<!\\\\)${sep === ";" ? ";" : ","}`));
@@ -43,11 +43,11 @@ export function parseVcards(text: string): { contacts: Contact[]; skipped: numbe
 
 function toContact(props: Array<[string, string]>): Contact | null {
   const first = (p: string) => props.find(([n]) => n === p)?.[1];
-  let name = unescape(first("FN") ?? "").trim();
+  let name = unescapeValue(first("FN") ?? "").trim();
   if (!name) {
     const n = first("N");
     if (n) {
-      const [family = "", given = "", additional = "", prefix = "", suffix = ""] = splitUnescaped(n, ";").map(unescape);
+      const [family = "", given = "", additional = "", prefix = "", suffix = ""] = splitUnescaped(n, ";").map(unescapeValue);
       name = [prefix, given, additional, family, suffix].map((s) => s.trim()).filter(Boolean).join(" ");
     }
   }
@@ -56,15 +56,15 @@ function toContact(props: Array<[string, string]>): Contact | null {
   let tags: string[] = [];
   for (const [prop, raw] of props) {
     if (prop === "CATEGORIES") {
-      tags = splitUnescaped(raw, ",").map((t) => unescape(t).trim()).filter(Boolean);
+      tags = splitUnescaped(raw, ",").map((t) => unescapeValue(t).trim()).filter(Boolean);
       continue;
     }
     const label = LABELS[prop];
     if (!label) continue;
     let value: string;
     if (prop === "ORG" || prop === "ADR") {
-      value = splitUnescaped(raw, ";").map(unescape).map((s) => s.trim()).filter(Boolean).join(", ");
-    } else value = unescape(raw).trim();
+      value = splitUnescaped(raw, ";").map(unescapeValue).map((s) => s.trim()).filter(Boolean).join(", ");
+    } else value = unescapeValue(raw).trim();
     if (prop === "TEL") value = value.replace(/^tel:/i, "");
     if (prop === "EMAIL") value = value.replace(/^mailto:/i, "");
     if (value) fields.push([label, value]);
