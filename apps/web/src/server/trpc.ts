@@ -1,20 +1,68 @@
-import type { Host } from "@switchyard/runtime";
+import type { Role } from "@switchyard/runtime";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import type { Context } from "./auth/context";
+import { authIssues, isAuthError, toTRPCError } from "./auth/errors";
 
-export interface Context {
-  host: Host;
-}
+export type { Context } from "./auth/context";
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     // Field-level problems go to the form that caused them; never leak stacks to the browser.
     const zod = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) : undefined;
-    return { ...shape, data: { ...shape.data, stack: undefined, issues: zod } };
+    const retryAfterMs = isAuthError(error.cause) ? error.cause.retryAfterMs : undefined;
+    return { ...shape, data: { ...shape.data, stack: undefined, issues: zod ?? authIssues(error.cause), retryAfterMs } };
   },
 });
 
+/** Account mistakes (AuthError from the runtime) become the matching tRPC code, on every procedure. */
+const authErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAuthError(result.error.cause)) return { ...result, error: toTRPCError(result.error.cause) as TRPCError };
+  return result;
+});
+
+/**
+ * CSRF: a browser write must come from our own origin. API-key requests carry no ambient credential,
+ * so they are exempt; sign-in and setup are not (login CSRF).
+ */
+const sameOriginWrites = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && ctx.auth?.via !== "apikey" && !ctx.sameOrigin) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "cross-site request refused" });
+  }
+  return next();
+});
+
+const base = t.procedure.use(authErrors).use(sameOriginWrites);
+
+/** Only for `auth.status`, `auth.signIn` and `auth.setup`; a test fails if anything else uses it. */
+export const publicProcedure = base;
+
+/** Any signed-in user (or API key). Queries need the `read` scope, mutations `write`. */
+export const viewerProcedure = base.use(({ ctx, type, next }) => {
+  if (!ctx.auth) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
+  const scope = type === "query" ? "read" : "write";
+  if (!ctx.auth.scopes.includes(scope)) throw new TRPCError({ code: "FORBIDDEN", message: `this API key lacks the ${scope} scope` });
+  return next({ ctx: { auth: ctx.auth, user: ctx.auth.user } });
+});
+
+const atLeast = (allowed: readonly Role[], what: string) =>
+  viewerProcedure.use(({ ctx, next }) => {
+    if (!allowed.includes(ctx.user.role)) throw new TRPCError({ code: "FORBIDDEN", message: `only ${what} can do this` });
+    return next();
+  });
+
+/** Owners and editors: build and run flows. */
+export const editorProcedure = atLeast(["owner", "editor"], "owners and editors");
+/** Owners: users, other people's API keys, the audit log. */
+export const ownerProcedure = atLeast(["owner"], "owners");
+
+/** Account management needs a password session: a leaked API key must not mint keys or users. */
+export const requireSession = t.middleware(({ ctx, next }) => {
+  if (ctx.auth?.via !== "session") throw new TRPCError({ code: "FORBIDDEN", message: "sign in with a password to manage accounts" });
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 export { TRPCError };

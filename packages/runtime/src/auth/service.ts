@@ -2,10 +2,10 @@ import type { DatabaseHandle } from "@switchyard/db";
 import type { ZodType } from "zod";
 import type { Logger } from "../logger";
 import { createApiKeyStore } from "./api-keys";
-import { audit } from "./audit";
+import { type AuditQuery, audit, listAudit } from "./audit";
 import { AuthError, invalidCredentials } from "./errors";
 import { hashPassword as hashWith, needsRehash, type ScryptParams, scryptParams, verifyPassword } from "./password";
-import { credentialsOf, type HeaderSource } from "./request";
+import { clientIp, credentialsOf, type HeaderSource, isSameOrigin, isSecureRequest } from "./request";
 import {
   type ApiKeyInput,
   apiKeyInputSchema,
@@ -19,7 +19,7 @@ import {
   scopes as allScopes,
   type UserView,
 } from "./schemas";
-import { createSessionStore } from "./sessions";
+import { clearSessionCookie, createSessionStore, sessionCookie, sessionCookieName } from "./sessions";
 import { createThrottle, defaultRules, type ThrottleRule } from "./throttle";
 import { createUserStore } from "./users";
 
@@ -188,6 +188,15 @@ export function createAuthService(opts: AuthServiceOptions) {
     },
 
     purgeExpiredSessions: sessions.purgeExpired,
+
+    /** Same as `audit(host, …)`, reachable from the web app through the host. */
+    audit: (actorId: string | null, action: string, target?: string | null, details?: Record<string, unknown>) =>
+      audit(host, actorId, action, target, details),
+    listAudit: (q: AuditQuery = {}) => listAudit(host, q),
+    /**
+     * Request helpers for the web app, reached through the host so Next.js does not bundle the runtime.
+     */
+    http: { clientIp, isSameOrigin, isSecureRequest, sessionCookie, clearSessionCookie, sessionCookieName },
     parseEmail: (value: string) => parse(emailSchema, value),
   };
 }

@@ -1,16 +1,47 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createHost, createLogger, type Host, parseConfig } from "@switchyard/runtime";
+import { createHost, createLogger, type Host, parseConfig, type Role } from "@switchyard/runtime";
+import { createContext } from "../auth/context";
 import { createCaller } from "../routers/app";
 
-/** A real host on a temp data dir and a tRPC caller bound to it. */
+export const testOrigin = "http://localhost:3000";
+export const owner = { email: "owner@example.com", password: "owner password 1" };
+
+/** The tRPC context a real request with these headers would get (same-origin browser request by default). */
+export async function contextFor(host: Host, headers: Record<string, string> = {}) {
+  const req = new Request(`${testOrigin}/api/trpc`, { headers: { host: "localhost:3000", origin: testOrigin, ...headers } });
+  const resHeaders = new Headers();
+  return { ctx: await createContext(host, req, resHeaders), resHeaders };
+}
+
+/**
+ * A real host on a temp data dir with its owner set up. `caller` is signed in as that owner;
+ * `as(role)` creates and signs in another user; `anonymous` carries no credentials.
+ */
 export async function testCaller(opts: { seed?: boolean } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "switchyard-web-"));
   const host: Host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir }), createLogger("silent"), opts);
+  const setup = await host.auth.setup(owner);
+  const withHeaders = async (headers: Record<string, string>) => createCaller((await contextFor(host, headers)).ctx);
+  const session = (token: string) => withHeaders({ cookie: `sy_session=${token}` });
+  let n = 0;
   return {
     host,
-    caller: createCaller({ host }),
+    ownerUser: setup.user,
+    ownerToken: setup.token,
+    caller: await session(setup.token),
+    anonymous: await withHeaders({}),
+    withHeaders,
+    session,
+    /** A new user with this role, signed in through the real sign-in path. */
+    async as(role: Role) {
+      const email = `${role}${++n}@example.com`;
+      const password = `${role} password ${n}`;
+      const user = await host.auth.createUser(setup.user.id, { email, password, role });
+      const s = await host.auth.signIn({ email, password, ip: "127.0.0.1" });
+      return { user, token: s.token, caller: await session(s.token) };
+    },
     async cleanup() {
       await host.close();
       rmSync(dir, { recursive: true, force: true });

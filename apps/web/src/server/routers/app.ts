@@ -1,9 +1,17 @@
 import { createCallerFactory, router } from "../trpc";
+import { apiKeyRouter } from "./apikey";
+import { auditRouter } from "./audit";
+import { authRouter } from "./auth";
 import { flowRouter } from "./flow";
 import { runRouter } from "./run";
 import { systemRouter } from "./system";
+import { userRouter } from "./user";
 
 export const appRouter = router({
+  auth: authRouter,
+  user: userRouter,
+  apiKey: apiKeyRouter,
+  audit: auditRouter,
   flow: flowRouter,
   run: runRouter,
   system: systemRouter,

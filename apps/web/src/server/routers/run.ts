@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { publicProcedure, router } from "../trpc";
+import { viewerProcedure, router } from "../trpc";
 
 export const runStatus = z.enum(["queued", "running", "waiting", "succeeded", "failed", "cancelled", "timed_out"]);
 export const runChannel = z.enum(["manual", "webhook", "email", "cron", "api", "subflow"]);
 
 export const runRouter = router({
-  list: publicProcedure
+  list: viewerProcedure
     .input(
       z
         .object({

@@ -1,7 +1,7 @@
-import { publicProcedure, router } from "../trpc";
+import { viewerProcedure, router } from "../trpc";
 
 export const systemRouter = router({
-  info: publicProcedure.query(({ ctx }) => ({
+  info: viewerProcedure.query(({ ctx }) => ({
     version: ctx.host.version,
     db: ctx.host.dbHealth(),
     dataDir: ctx.host.config.dataDir,

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { appRouter } from "@/server/routers/app";
+import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
+import { appRouter } from "@/server/routers/app";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,7 @@ function handler(req: Request) {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: () => ({ host: requireHost() }),
+    createContext: ({ resHeaders }) => createContext(requireHost(), req, resHeaders),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") requireHost().log.error({ err: error.cause ?? error, path }, "tRPC procedure failed");
     },
