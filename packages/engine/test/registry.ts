@@ -162,7 +162,7 @@ export function createTestRegistry(): TestRegistry {
       execute: async ({ config, input, ctx }) => {
         count(ctx.nodeId);
         const iteration = Number(input[0]?.json.iteration ?? 0);
-        if (iteration >= config.times) return { outputs: { done: input } };
+        if (iteration >= config.times) return { outputs: { done: input } as Record<string, Item[]> };
         return { outputs: { loop: input.map((i): Item => ({ json: { ...i.json, iteration: iteration + 1 } })) } };
       },
     }),

@@ -101,7 +101,8 @@ function normalise(result: NodeResult, def: NodeDefinition, nodeId: string, into
         return bug(nodeId, "execute returned an item without a json object");
       }
     }
-    const list = (into[port] ??= []);
+    into[port] ??= [];
+    const list = into[port];
     for (const it of items as Item[]) list.push(it);
     return undefined;
   };

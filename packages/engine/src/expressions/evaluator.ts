@@ -66,15 +66,23 @@ function compile(source: string, options: { timeout: number; stack: number }): j
   return expr;
 }
 
-/** Returns undefined when the source parses, else the error with its position. */
-export function checkExpressionSyntax(source: string): { message: string; position: number } | undefined {
+type SyntaxResult = { message: string; position: number } | undefined;
+// Validation runs at save and before every run: remember recent verdicts instead of re-parsing.
+const syntaxCache = new Map<string, SyntaxResult>();
+
+/** Returns undefined when the source parses, else the error with its (1-based) position. */
+export function checkExpressionSyntax(source: string): SyntaxResult {
+  if (syntaxCache.has(source)) return syntaxCache.get(source);
+  let result: SyntaxResult;
   try {
     jsonata(source);
-    return undefined;
   } catch (err) {
     const e = toExpressionError(err);
-    return { message: e.message, position: e.position ?? 0 };
+    result = { message: e.message, position: e.position ?? 0 };
   }
+  if (syntaxCache.size >= 2000) syntaxCache.delete(syntaxCache.keys().next().value as string);
+  syntaxCache.set(source, result);
+  return result;
 }
 
 /** Creates the sandboxed evaluator handed to nodes as `ctx.expressions` and used by `resolveConfig`. */
@@ -112,15 +120,36 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
   };
 }
 
-/** JSONata sequences are arrays with marker properties, and lambdas hold the environment: return data only. */
-function toPlain(value: unknown): unknown {
+/**
+ * JSONata sequences are arrays with marker properties, and lambdas / built-in function objects hold
+ * the environment or host implementations: hand back data only. Copies only what must change.
+ */
+function toPlain(value: unknown, depth = 0): unknown {
   if (typeof value === "function") return undefined;
+  if (value === null || typeof value !== "object" || depth > 200) return value;
+  if ("_jsonata_lambda" in value || "_jsonata_function" in value) return undefined;
   if (Array.isArray(value)) {
-    const marked = value as unknown[] & { sequence?: boolean };
-    return marked.sequence ? Array.from(marked) : value;
+    let out: unknown[] | undefined = (value as { sequence?: boolean }).sequence ? Array.from(value) : undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = toPlain(value[i], depth + 1);
+      if (v !== value[i]) {
+        out ??= Array.from(value);
+        out[i] = v;
+      }
+    }
+    return out ?? value;
   }
-  if (value !== null && typeof value === "object" && "_jsonata_lambda" in value) return undefined;
-  return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    const p = toPlain(v, depth + 1);
+    if (p !== v) {
+      out ??= { ...(value as Record<string, unknown>) };
+      if (p === undefined) delete out[key];
+      else out[key] = p;
+    }
+  }
+  return out ?? value;
 }
 
 /** Wraps an expression failure into the node-level error naming node, field and position. */

@@ -30,7 +30,8 @@ export interface ResolveOptions {
 let defaultEvaluator: ExpressionEvaluator | undefined;
 
 export async function resolveConfig<T>(config: T, scope: Record<string, unknown>, opts: ResolveOptions = {}) {
-  const evaluator = opts.evaluator ?? (defaultEvaluator ??= createExpressionEvaluator());
+  defaultEvaluator ??= createExpressionEvaluator();
+  const evaluator = opts.evaluator ?? defaultEvaluator;
   return (await resolveValue(config, scope, evaluator, opts.nodeId, "")) as T;
 }
 
@@ -50,7 +51,10 @@ async function resolveValue(
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const r = await resolveValue(value[i], scope, evaluator, nodeId, join(path, String(i)));
-      if (r !== value[i]) (out ??= value.slice())[i] = r;
+      if (r !== value[i]) {
+        out ??= value.slice();
+        out[i] = r;
+      }
     }
     return out ?? value;
   }
@@ -59,7 +63,10 @@ async function resolveValue(
     for (const key of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[key];
       const r = await resolveValue(v, scope, evaluator, nodeId, join(path, key));
-      if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = r;
+      if (r !== v) {
+        out ??= { ...(value as Record<string, unknown>) };
+        out[key] = r;
+      }
     }
     return out ?? value;
   }
@@ -128,8 +135,9 @@ export function collectExpressions(value: unknown, path: (string | number)[] = [
     if (depth > 64) return;
     if (typeof v === "string") {
       if (isExpressionString(v)) found.push({ path: p, text: v });
-    } else if (Array.isArray(v)) v.forEach((x, i) => visit(x, [...p, i], depth + 1));
-    else if (v !== null && typeof v === "object") {
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) visit(v[i], [...p, i], depth + 1);
+    } else if (v !== null && typeof v === "object") {
       for (const [k, x] of Object.entries(v)) visit(x, [...p, k], depth + 1);
     }
   };
