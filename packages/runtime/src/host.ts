@@ -14,7 +14,9 @@ import { type AuthService, createAuthService } from "./auth/service";
 import type { Config } from "./config";
 import { lockDataDir } from "./data-dir-lock";
 import type { Logger } from "./logger";
+import { createRunControl, type RunControl } from "./runs/control";
 import { seedFirstStart } from "./seed";
+import { createServices, type Services } from "./services";
 import { version } from "./version";
 
 export interface Host {
@@ -25,17 +27,22 @@ export interface Host {
   flows: FlowRepo;
   runs: RunRepo;
   settings: SettingsRepo;
-  /** Users, sessions, API keys, sign-in throttling. */
   auth: AuthService;
+  services: Services;
+  /** Starting, cancelling and re-running runs; activation. */
+  control: RunControl;
   /** Cheap liveness check of the database for /api/health. */
   dbHealth(): "ok" | "error";
+  /** Starts the worker and binds the triggers of active flows. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Locks the data dir, migrates, seeds on first start. Nothing touches the data dir before the lock. */
+/** Locks the data dir, migrates, seeds on first start, builds the services. Nothing touches the data dir before the lock. */
 export async function createHost(config: Config, log: Logger, opts: { seed?: boolean } = {}): Promise<Host> {
   const lock = lockDataDir(config.dataDir);
   let db: DatabaseHandle | undefined;
+  let services: Services | undefined;
   try {
     db = openDatabase(config.dbFile);
     const migrated = applyMigrations(db.sql, {
@@ -46,6 +53,9 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
     const settings = createSettingsRepo(db.prisma);
     if (opts.seed !== false && (await seedFirstStart({ flows, settings }))) log.info("seeded the example flow");
     const handle = db;
+    const svc = await createServices({ config, log, db: handle, flows, settings });
+    services = svc;
+    let started = false;
     return {
       config,
       log,
@@ -55,6 +65,8 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
       runs: createRunRepo(handle.prisma),
       settings,
       auth: createAuthService({ db: handle, log }),
+      services: svc,
+      control: createRunControl({ flows, services: svc }),
       dbHealth() {
         try {
           handle.sql.prepare("SELECT 1").get();
@@ -63,12 +75,19 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
           return "error";
         }
       },
+      async start() {
+        started = true;
+        await svc.start();
+      },
       async close() {
+        if (started) await svc.stop();
+        else svc.memory.close();
         await handle.close();
         lock.release();
       },
     };
   } catch (e) {
+    services?.memory.close();
     await db?.close().catch(() => {});
     lock.release();
     throw e;

@@ -40,7 +40,8 @@ export function createRunRepo(prisma: PrismaClient) {
       return { runs: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1]!.id : null };
     },
     async get(id: string) {
-      return prisma.run.findUnique({ where: { id }, include: { steps: { orderBy: { startedAt: "asc" } } } });
+      // Step ids are time-ordered, so id order is checkpoint order (attempts of a retried step included).
+      return prisma.run.findUnique({ where: { id }, include: { steps: { orderBy: { id: "asc" } }, flow: { select: { name: true } } } });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
 const flowId = z.object({ id: z.string().min(1) });
@@ -7,7 +8,7 @@ const definition = z.record(z.string(), z.unknown());
 // Matched by name: importing @switchyard/db here would bundle Prisma into the web app a second time.
 function notFound(e: unknown): never {
   if (e instanceof Error && e.name === "NotFoundError") throw new TRPCError({ code: "NOT_FOUND", message: e.message });
-  throw e;
+  throw fromRunControl(e);
 }
 
 export const flowRouter = router({
@@ -28,7 +29,12 @@ export const flowRouter = router({
 
   save: editorProcedure
     .input(flowId.extend({ definition }))
-    .mutation(({ ctx, input }) => ctx.host.flows.saveVersion(input.id, input.definition).catch(notFound)),
+    .mutation(async ({ ctx, input }) => {
+      const saved = await ctx.host.flows.saveVersion(input.id, input.definition).catch(notFound);
+      // An active flow serves the new version from the next event on — no restart, no stale trigger.
+      await ctx.host.control.afterSave(input.id).catch(notFound);
+      return saved;
+    }),
 
   rename: editorProcedure
     .input(flowId.extend({ name: z.string().trim().min(1).max(200) }))
@@ -38,11 +44,22 @@ export const flowRouter = router({
 
   setActive: editorProcedure
     .input(flowId.extend({ active: z.boolean() }))
-    .mutation(({ ctx, input }) => ctx.host.flows.setActive(input.id, input.active).catch(notFound)),
+    .mutation(({ ctx, input }) => ctx.host.control.setActive(input.id, input.active).catch(notFound)),
+
+  /** Runs the flow now (its latest saved version unless one is named) with a sample payload. */
+  run: editorProcedure
+    .input(flowId.extend({ payload: z.unknown().optional(), version: z.number().int().positive().optional() }))
+    .mutation(({ ctx, input }) =>
+      ctx.host.control.startRun(input.id, { payload: input.payload ?? {}, channel: "manual", version: input.version }).catch(notFound),
+    ),
+
+  /** Health of the flow's trigger while active (listening | error, last event, last error). */
+  triggerHealth: viewerProcedure.input(flowId).query(({ ctx, input }) => ctx.host.services.triggers.health(input.id) ?? null),
 
   delete: editorProcedure.input(flowId).mutation(async ({ ctx, input }) => {
     const flow = await ctx.host.flows.get(input.id);
     if (!flow) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
+    await ctx.host.control.setActive(input.id, false).catch(notFound);
     await ctx.host.flows.delete(input.id);
     return { id: input.id };
   }),

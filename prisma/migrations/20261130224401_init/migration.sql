@@ -49,10 +49,13 @@ CREATE TABLE "Run" (
 CREATE TABLE "Step" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "runId" TEXT NOT NULL,
+    "stepId" TEXT NOT NULL,
     "nodeId" TEXT NOT NULL,
+    "visit" INTEGER NOT NULL DEFAULT 1,
+    "attempt" INTEGER NOT NULL DEFAULT 1,
     "status" TEXT NOT NULL,
-    "attempts" INTEGER NOT NULL DEFAULT 1,
     "port" TEXT,
+    "reason" TEXT,
     "input" TEXT,
     "output" TEXT,
     "errorCode" TEXT,
@@ -60,6 +63,8 @@ CREATE TABLE "Step" (
     "errorStack" TEXT,
     "logs" TEXT,
     "truncated" BOOLEAN NOT NULL DEFAULT false,
+    "resumeAt" TEXT,
+    "retryAt" TEXT,
     "startedAt" DATETIME,
     "endedAt" DATETIME,
     "durationMs" INTEGER,
@@ -164,7 +169,7 @@ CREATE INDEX "Run_flowId_createdAt_idx" ON "Run"("flowId", "createdAt");
 CREATE INDEX "Run_createdAt_idx" ON "Run"("createdAt");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "Step_runId_nodeId_key" ON "Step"("runId", "nodeId");
+CREATE INDEX "Step_runId_id_idx" ON "Step"("runId", "id");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "TriggerState_flowId_nodeId_key" ON "TriggerState"("flowId", "nodeId");

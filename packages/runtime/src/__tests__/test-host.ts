@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseConfig } from "../config";
+import { createHost, type Host } from "../host";
+import { createHttpServer, listen } from "../http/server";
+import { createLogger } from "../logger";
+
+/** A started host on a temp data dir with its hooks served on 127.0.0.1 (no web app). */
+export async function startTestHost(env: Record<string, string> = {}, opts: { seed?: boolean } = { seed: false }) {
+  const dir = mkdtempSync(path.join(tmpdir(), "sy-host-"));
+  const config = parseConfig({ SWITCHYARD_DATA_DIR: dir, SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent", ...env });
+  const host: Host = await createHost(config, createLogger("silent"), opts);
+  await host.start();
+  const server = createHttpServer(host, { hooks: host.services.webhookHandler });
+  const { port } = await listen(server, 0, "127.0.0.1");
+  return {
+    host,
+    dir,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await host.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until the run reaches a terminal status. */
+export async function waitForRun(host: Host, runId: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await host.runs.get(runId);
+    if (run && ["succeeded", "failed", "cancelled", "timed_out"].includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run?.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

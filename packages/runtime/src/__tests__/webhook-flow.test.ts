@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { exampleFlow } from "../seed";
+import { startTestHost, waitForRun } from "./test-host";
+
+let t: Awaited<ReturnType<typeof startTestHost>>;
+beforeEach(async () => {
+  t = await startTestHost();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${t.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+describe("webhook → flow → response", () => {
+  it("serves the example flow once activated and records the run with its steps", async () => {
+    const { id } = await t.host.flows.create({ name: "Hello", definition: exampleFlow });
+    expect((await post("/hooks/hello", { name: "Ada" })).status).toBe(404);
+
+    await t.host.control.setActive(id, true);
+    const res = await post("/hooks/hello", { name: "Ada" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ greeting: "Hello, Ada" });
+    const runId = res.headers.get("x-switchyard-run-id")!;
+    const run = await waitForRun(t.host, runId);
+    expect(run.status).toBe("succeeded");
+    expect(run.channel).toBe("webhook");
+    expect(run.steps.map((s) => [s.nodeId, s.status])).toEqual([
+      ["webhook", "succeeded"],
+      ["greet", "succeeded"],
+      ["respond", "succeeded"],
+    ]);
+  });
+
+  it("stops answering the moment the flow is deactivated and answers on a new path after an edit", async () => {
+    const { id } = await t.host.flows.create({ name: "Hello", definition: exampleFlow });
+    await t.host.control.setActive(id, true);
+    expect((await post("/hooks/hello", {})).status).toBe(200);
+
+    await t.host.control.setActive(id, false);
+    expect((await post("/hooks/hello", {})).status).toBe(404);
+
+    await t.host.control.setActive(id, true);
+    const edited = structuredClone(exampleFlow);
+    edited.nodes[0]!.config = { ...edited.nodes[0]!.config, path: "greet/v2" };
+    await t.host.flows.saveVersion(id, edited);
+    await t.host.control.afterSave(id);
+    expect((await post("/hooks/hello", {})).status).toBe(404);
+    const res = await post("/hooks/greet/v2", { name: "Grace" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ greeting: "Hello, Grace" });
+  });
+
+  it("refuses to activate a flow whose trigger config is invalid, leaving it inactive", async () => {
+    const broken = structuredClone(exampleFlow);
+    broken.nodes[0]!.config = { ...broken.nodes[0]!.config, path: "bad path!" };
+    const { id } = await t.host.flows.create({ name: "Broken", definition: broken });
+    await expect(t.host.control.setActive(id, true)).rejects.toThrow(/^cannot activate: /);
+    expect((await t.host.flows.get(id))?.active).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type AgentDefinition,
+  BUILTIN_TOOL_CATALOG,
+  createAgentRunner,
+  createHttpGetTool,
+  createOpenAiCompatibleProvider,
+  DEFAULT_CHANNEL_CEILINGS,
+  loadAgents,
+} from "@switchyard/agent";
+import type { SettingsRepo } from "@switchyard/db";
+import type { AgentRunner, HttpClient, SecretsReader } from "@switchyard/engine";
+import { createMemoryTools, type MemoryReader, readUserFiles } from "@switchyard/memory";
+import { z } from "zod";
+import type { Logger } from "./logger";
+
+export const defaultAgentsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../agents");
+
+/** Settings › Models: one OpenAI-compatible provider and a model per hint. */
+export const llmSettingsSchema = z.object({
+  baseUrl: z.url(),
+  credentialId: z.string().min(1).optional(),
+  models: z.record(z.string(), z.string().min(1)).default({}),
+});
+export type LlmSettings = z.infer<typeof llmSettingsSchema>;
+
+export const channelCeilingsSchema = z.record(z.string(), z.string());
+
+export interface AgentServices {
+  definitions: Map<string, AgentDefinition>;
+  runner: AgentRunner;
+}
+
+/** Loads agents/ and builds the runner from the current settings (called again when settings change). */
+export async function createAgentServices(o: {
+  agentsDir: string;
+  settings: SettingsRepo;
+  secrets: SecretsReader;
+  http: HttpClient;
+  memory: MemoryReader;
+  log: Logger;
+  onTrace?: (trace: unknown) => void;
+}): Promise<AgentServices> {
+  const definitions = await loadAgents(o.agentsDir, BUILTIN_TOOL_CATALOG);
+  const llm = llmSettingsSchema.safeParse(await o.settings.get("llm.provider"));
+  const ceilings = channelCeilingsSchema.safeParse(await o.settings.get("policy.channelCeilings"));
+  let apiKey: string | undefined;
+  if (llm.success && llm.data.credentialId) apiKey = (await o.secrets.get(llm.data.credentialId)).data.apiKey;
+  const runner = createAgentRunner({
+    definitions,
+    tools: [createHttpGetTool(o.http)],
+    memory: { tools: createMemoryTools(o.memory), readUserFiles: () => readUserFiles(o.memory) },
+    provider: llm.success ? createOpenAiCompatibleProvider({ baseUrl: llm.data.baseUrl, apiKey }) : undefined,
+    modelForHint: (hint) => {
+      if (!llm.success) return "";
+      const model = llm.data.models[hint ?? "default"] ?? llm.data.models.default;
+      if (!model) throw new Error(`no model configured for hint '${hint ?? "default"}' — set it in Settings › Models`);
+      return model;
+    },
+    channelCeilings: ceilings.success ? ceilings.data : { ...DEFAULT_CHANNEL_CEILINGS },
+    concurrency: 8,
+    onTrace: o.onTrace,
+    redact: apiKey ? [apiKey] : [],
+  });
+  o.log.info({ agents: [...definitions.keys()], provider: llm.success ? llm.data.baseUrl : null }, "agents loaded");
+  return { definitions, runner };
+}

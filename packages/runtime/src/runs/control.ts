@@ -1,0 +1,73 @@
+import type { FlowRepo } from "@switchyard/db";
+import type { RunChannel } from "@switchyard/engine";
+import type { Services } from "../services";
+import { ActivationError } from "../triggers/manager";
+
+export class RunControlError extends Error {
+  constructor(
+    readonly code: "not_found" | "bad_request" | "conflict",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RunControlError";
+  }
+}
+
+/** The verbs people use on flows and runs, shared by tRPC, the REST API and the CLI. */
+export function createRunControl(o: { flows: FlowRepo; services: Services }) {
+  const s = o.services;
+  return {
+    /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */
+    async startRun(flowId: string, opts: { payload?: unknown; channel?: RunChannel; version?: number; rerunOf?: string } = {}) {
+      const flow = await o.flows.get(flowId);
+      if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      const version = opts.version ?? flow.currentVersion;
+      await s.cache.get(flowId, version).catch((e: Error) => {
+        throw new RunControlError("bad_request", e.message);
+      });
+      const { id } = await s.queue.enqueue({
+        flowId,
+        flowVersion: version,
+        channel: opts.channel ?? "manual",
+        payloadJson: JSON.stringify(opts.payload ?? {}),
+        ...(opts.rerunOf ? { rerunOf: opts.rerunOf } : {}),
+      });
+      s.worker.kick();
+      return { runId: id, flowVersion: version };
+    },
+
+    cancelRun(runId: string) {
+      const result = s.queue.requestCancel(runId);
+      if (result === "not_found") throw new RunControlError("not_found", `run ${runId} not found`);
+      if (result === "signalled") s.worker.abort(runId);
+      return { runId, result };
+    },
+
+    /** Activation validates and binds before it is recorded, so an active flow always listens. */
+    async setActive(flowId: string, active: boolean) {
+      const flow = await o.flows.get(flowId);
+      if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      await o.flows.setActive(flowId, active);
+      try {
+        await s.triggers.sync(flowId);
+      } catch (e) {
+        await o.flows.setActive(flowId, false);
+        s.triggers.unbind(flowId);
+        if (e instanceof ActivationError) throw new RunControlError("bad_request", `cannot activate: ${e.message}`);
+        throw e;
+      }
+      return o.flows.get(flowId);
+    },
+
+    /** After a save: an active flow moves to the new version at once. */
+    async afterSave(flowId: string) {
+      const flow = await o.flows.get(flowId);
+      if (flow?.active) {
+        await o.flows.setActive(flowId, true);
+        await s.triggers.sync(flowId);
+      }
+    },
+  };
+}
+
+export type RunControl = ReturnType<typeof createRunControl>;

@@ -1,0 +1,80 @@
+import type { AgentRunner, HttpClient, Item, NodeContext, NodeRegistry, RunChannel, SecretsReader, SubflowCaller } from "@switchyard/engine";
+import { type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
+import type { Logger } from "../logger";
+import type { ClaimedRun, RunOutcome } from "../queue/types";
+import type { RunExecutor } from "../worker/worker";
+import { boundedJson } from "./bounded-json";
+import type { FlowCache } from "./flow-cache";
+import type { ResponseHub } from "./response-hub";
+
+export interface ExecutorDeps {
+  flows: FlowCache;
+  registry: NodeRegistry;
+  stepStore: StepStore;
+  responses: ResponseHub;
+  log: Logger;
+  http?: HttpClient;
+  secrets?: SecretsReader;
+  agents?: (channel: RunChannel) => AgentRunner;
+  subflows?: (parent: ClaimedRun) => SubflowCaller;
+  onEvent?: (event: RunProgressEvent) => void;
+}
+
+/** What a sync webhook gets when the flow ends without a Respond node: the last items, or the error. */
+function finalResponse(status: RunOutcome["status"], output: Item[], error?: { code: string; message: string }, runId?: string) {
+  if (status === "succeeded") {
+    const body = output.length === 1 ? output[0]!.json : output.map((i) => i.json);
+    return { status: 200, headers: {}, body };
+  }
+  return { status: 500, headers: {}, body: { error: { code: error?.code ?? status, message: error?.message ?? `run ${status}`, runId } } };
+}
+
+/** Runs one claimed run through the engine with the host's capabilities in ctx. */
+export function createRunExecutor(d: ExecutorDeps): RunExecutor {
+  return async (run: ClaimedRun, signal: AbortSignal): Promise<RunOutcome> => {
+    let compiled: Awaited<ReturnType<FlowCache["get"]>>;
+    try {
+      compiled = await d.flows.get(run.flowId, run.flowVersion);
+    } catch (e) {
+      const error = { code: "flow_invalid", message: (e as Error).message };
+      d.responses.deliver(run.id, finalResponse("failed", [], error, run.id));
+      return { status: "failed", error };
+    }
+    const agents = d.agents?.(run.channel);
+    const subflows = d.subflows?.(run);
+    const result = await runFlow({
+      flow: compiled.flow,
+      graph: compiled.graph,
+      registry: d.registry,
+      validate: false,
+      run: { id: run.id, flowId: run.flowId, startedAt: new Date().toISOString(), channel: run.channel },
+      trigger: JSON.parse(run.payloadJson),
+      stepStore: d.stepStore,
+      signal,
+      onEvent: d.onEvent,
+      ctxFactory: (base): NodeContext => ({
+        ...base,
+        log: {
+          info: (m, data) => d.log.info({ runId: run.id, nodeId: base.nodeId, data }, m),
+          warn: (m, data) => d.log.warn({ runId: run.id, nodeId: base.nodeId, data }, m),
+          error: (m, data) => d.log.error({ runId: run.id, nodeId: base.nodeId, data }, m),
+        },
+        ...(d.http ? { http: d.http } : {}),
+        ...(d.secrets ? { secrets: d.secrets } : {}),
+        ...(agents ? { agents } : {}),
+        ...(subflows ? { flows: subflows } : {}),
+        ...(run.channel === "webhook"
+          ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
+          : {}),
+      }),
+    });
+    const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
+    if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, error, run.id));
+    return {
+      status: result.status,
+      ...(error ? { error } : {}),
+      outputJson: boundedJson(result.output).json,
+      ...(result.resumeAt ? { resumeAt: new Date(result.resumeAt) } : {}),
+    };
+  };
+}

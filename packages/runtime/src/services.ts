@@ -1,0 +1,145 @@
+import { EventEmitter } from "node:events";
+import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
+import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
+import { openMemory } from "@switchyard/memory";
+import { createHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
+import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
+import type { Config } from "./config";
+import type { Logger } from "./logger";
+import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
+import { createRunExecutor } from "./runs/executor";
+import { createFlowCache } from "./runs/flow-cache";
+import { createResponseHub } from "./runs/response-hub";
+import { createSqliteStepStore } from "./runs/sqlite-step-store";
+import { createVault, loadOrCreateKey } from "./secrets/vault";
+import { createCronScheduler } from "./triggers/cron";
+import { createTriggerManager } from "./triggers/manager";
+import { createWebhookHandler } from "./triggers/webhook/handler";
+import { createHookRegistry } from "./triggers/webhook/registry";
+import { createWebhookAdmission } from "./triggers/webhook/wiring";
+import { createWorker } from "./worker/worker";
+
+/**
+ * Builds every long-lived part of the host from the database handle. Nothing listens or runs until
+ * `start()`: commands like `migrate` build the host without starting it.
+ */
+export async function createServices(o: { config: Config; log: Logger; db: DatabaseHandle; flows: FlowRepo; settings: SettingsRepo }) {
+  const { config, log, db } = o;
+  const registry: NodeRegistry = nodeRegistry;
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
+  const allowHosts = ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [];
+  const http = createHttpClient({ allowHosts });
+  const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
+  const cache = createFlowCache(o.flows, registry);
+  const queue = createSqliteRunQueue(db.sql);
+  const stepStore = createSqliteStepStore(db.sql);
+  const responses = createResponseHub();
+  const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+
+  let agents: AgentServices | undefined;
+  const reloadAgents = async () => {
+    agents = await createAgentServices({
+      agentsDir: defaultAgentsDir,
+      settings: o.settings,
+      secrets: vault.reader,
+      http,
+      memory: memory.reader,
+      log,
+      onTrace: (trace) => events.emit("agent.trace", trace),
+    });
+    return agents;
+  };
+  await reloadAgents();
+
+  const execute = createRunExecutor({
+    flows: cache,
+    registry,
+    stepStore,
+    responses,
+    log,
+    http,
+    secrets: vault.reader,
+    agents: () => agents!.runner,
+    onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
+  });
+  const worker = createWorker({
+    queue,
+    execute,
+    log,
+    onFinished: (runId, outcome) => {
+      events.emit("run.finished", { runId, status: outcome.status });
+      responses.forget(runId);
+    },
+  });
+
+  const triggers = createTriggerManager({ flows: o.flows, cache, registry, hooks: hooks.production, adapters: {}, log });
+  const cron = createCronScheduler({
+    log,
+    store: {
+      async getLastFire(flowId, nodeId) {
+        const row = await db.prisma.triggerState.findUnique({ where: { flowId_nodeId: { flowId, nodeId } } });
+        return row?.lastFireAt ?? undefined;
+      },
+      async setLastFire(flowId, nodeId, at) {
+        await db.prisma.triggerState.upsert({
+          where: { flowId_nodeId: { flowId, nodeId } },
+          create: { id: `${flowId}:${nodeId}`, flowId, nodeId, kind: "cron", lastFireAt: at },
+          update: { lastFireAt: at },
+        });
+      },
+    },
+    fire: async (b, payload) => {
+      const { id } = await queue.enqueue({ flowId: b.flowId, flowVersion: b.flowVersion, channel: "cron", payloadJson: JSON.stringify(payload) });
+      worker.kick();
+      triggers.report(b.flowId, { lastEventAt: payload.firedAt, status: "listening" });
+      return id;
+    },
+    isRunning: (flowId) => (db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`).get(flowId) ? true : false),
+    onHealth: (flowId, h) => triggers.report(flowId, h),
+  });
+  triggers.setAdapter("cron", cron);
+  events.on("run.finished", ({ runId }: { runId: string }) => {
+    const row = db.sql.prepare(`SELECT flowId, channel FROM "Run" WHERE id = ?`).get(runId) as { flowId: string; channel: string } | undefined;
+    if (row?.channel === "cron") cron.runFinished(row.flowId);
+  });
+
+  const webhookHandler = createWebhookHandler({
+    production: hooks.production,
+    test: hooks.test,
+    ...createWebhookAdmission({ queue, worker, responses, secrets: vault.reader, triggers }),
+    deliverTestEvent: (binding, payload) => events.emit("webhook.test", { flowId: binding.flowId, payload }),
+    now: Date.now,
+  });
+
+  return {
+    registry,
+    events,
+    vault,
+    http,
+    memory,
+    cache,
+    queue,
+    stepStore,
+    responses,
+    hooks,
+    worker,
+    triggers,
+    cron,
+    webhookHandler,
+    agents: () => agents!,
+    reloadAgents,
+    async start() {
+      worker.start();
+      await triggers.syncAll();
+    },
+    async stop() {
+      cron.stop();
+      await worker.stop();
+      memory.close();
+    },
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;

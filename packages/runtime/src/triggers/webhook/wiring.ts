@@ -1,0 +1,71 @@
+import { newId } from "@switchyard/db";
+import type { SecretsReader } from "@switchyard/engine";
+import { webhookSignatureHeader } from "@switchyard/nodes";
+import type { RunQueue } from "../../queue/types";
+import type { ResponseHub } from "../../runs/response-hub";
+import type { Worker } from "../../worker/worker";
+import type { TriggerManager } from "../manager";
+import type { ResolvedWebhookAuth } from "./auth";
+import type { WebhookDeps } from "./handler";
+import type { HookBinding } from "./registry";
+
+/** Connects the webhook handler to the queue, the worker, the vault and trigger health. */
+export function createWebhookAdmission(o: {
+  queue: RunQueue;
+  worker: Worker;
+  responses: ResponseHub;
+  secrets: SecretsReader;
+  triggers: TriggerManager;
+}): Pick<WebhookDeps, "resolveAuth" | "admit" | "waitForResponse"> {
+  const secret = async (credentialId: string, field: string) => {
+    const cred = await o.secrets.get(credentialId);
+    const value = cred.data[field];
+    if (value === undefined) throw new Error(`credential ${credentialId} has no ${field}`);
+    return value;
+  };
+  return {
+    async resolveAuth(b: HookBinding): Promise<ResolvedWebhookAuth> {
+      const auth = b.config.auth;
+      switch (auth.type) {
+        case "none":
+          return auth;
+        case "header": {
+          const cred = await o.secrets.get(auth.credentialId);
+          return { type: "header", name: auth.name, secret: cred.data.value ?? cred.data.secret ?? cred.data.token ?? "" };
+        }
+        case "basic": {
+          const cred = await o.secrets.get(auth.credentialId);
+          return { type: "basic", user: cred.data.user ?? "", password: cred.data.password ?? "" };
+        }
+        case "hmac":
+          return {
+            type: "hmac",
+            preset: auth.preset,
+            header: webhookSignatureHeader(auth),
+            secret: await secret(auth.credentialId, "secret"),
+            ...(auth.toleranceSec ? { toleranceSec: auth.toleranceSec } : {}),
+          };
+      }
+    },
+    async admit(b, payloadJson, key) {
+      const idem = b.config.idempotency;
+      const sync = b.config.responseMode === "sync";
+      const id = newId();
+      // Registered before admission: a run that answers before the request starts waiting is not missed.
+      if (sync) o.responses.expect(id);
+      const admission = await o.queue.enqueue({
+        id,
+        flowId: b.flowId,
+        flowVersion: b.flowVersion,
+        channel: "webhook",
+        payloadJson,
+        ...(idem && key ? { idempotency: { key: `${b.flowId}:${key}`, ttlMs: idem.ttlSec * 1000 } } : {}),
+      });
+      if (admission.duplicate) o.responses.forget(id);
+      else o.worker.kick();
+      o.triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
+      return { runId: admission.id, duplicate: admission.duplicate };
+    },
+    waitForResponse: (runId, timeoutMs) => o.responses.wait(runId, timeoutMs),
+  };
+}
