@@ -33,18 +33,24 @@ describe("catalogue", () => {
     expect(JSON.parse(JSON.stringify(entries))).toEqual(entries);
   });
 
-  it.each(nodeTypes.map((t) => [t.type, t] as const))("%s: example parses with its zod schema", (_type, t) => {
-    const parsed = t.config.safeParse(t.example);
-    expect(parsed.error?.issues ?? []).toEqual([]);
-  });
+  it.each(nodeTypes.map((t) => [t.type, t] as const))(
+    "%s: example parses with its zod schema",
+    (_type, t) => {
+      const parsed = t.config.safeParse(t.example);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+    },
+  );
 
   it.each(entries.map((e) => [e.type, e] as const))("%s: example conforms to its JSON Schema", (_type, e) => {
     expect(checkJsonSchema(e.configSchema, e.example)).toEqual([]);
   });
 
-  it.each(entries.map((e) => [e.type, e] as const))("%s: every config field has a description", (_type, e) => {
-    expect(undescribed(e.configSchema)).toEqual([]);
-  });
+  it.each(entries.map((e) => [e.type, e] as const))(
+    "%s: every config field has a description",
+    (_type, e) => {
+      expect(undescribed(e.configSchema)).toEqual([]);
+    },
+  );
 
   it("the JSON Schema check catches a missing required key", () => {
     const webhook = entries.find((e) => e.type === "trigger.webhook")!;
@@ -58,7 +64,11 @@ describe("catalogue", () => {
   it("gives actions their inputs and triggers none", () => {
     expect(entries.find((e) => e.type === "flow.merge")?.inputs).toEqual(["a", "b"]);
     expect(entries.find((e) => e.type === "logic.if")?.inputs).toEqual(["main"]);
-    expect(entries.find((e) => e.type === "trigger.cron")).toMatchObject({ kind: "trigger", inputs: [], ports: ["main"] });
+    expect(entries.find((e) => e.type === "trigger.cron")).toMatchObject({
+      kind: "trigger",
+      inputs: [],
+      ports: ["main"],
+    });
   });
 
   it("looks types up in the registry", () => {
@@ -67,6 +77,8 @@ describe("catalogue", () => {
   });
 
   it("refuses duplicate type ids", () => {
-    expect(() => createRegistry([...nodeTypes, nodeTypes[0]!])).toThrow('duplicate node type "trigger.manual"');
+    expect(() => createRegistry([...nodeTypes, nodeTypes[0]!])).toThrow(
+      'duplicate node type "trigger.manual"',
+    );
   });
 });

@@ -82,7 +82,10 @@ export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueE
     icon: t.icon,
     ports: t.ports,
     inputs: t.kind === "action" ? t.inputs : [],
-    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >,
     example: t.example,
   }));
 }

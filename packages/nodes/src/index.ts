@@ -4,7 +4,14 @@ export { codeNode } from "./code/code";
 export { runSandbox, type SandboxOptions } from "./code/sandbox";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
-export { defineNode, defineTrigger, formatIssues, type NodeSpec, parseConfig, type TriggerSpec } from "./define";
+export {
+  defineNode,
+  defineTrigger,
+  formatIssues,
+  type NodeSpec,
+  parseConfig,
+  type TriggerSpec,
+} from "./define";
 export { sendEmailNode } from "./email/send";
 export { isNodeError, NodeError, type NodeErrorCode, type NodeErrorOptions } from "./errors";
 export { type CallDepthContext, callNode } from "./flow/call";
@@ -22,6 +29,12 @@ export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
 export { type CronDescription, cronProblem, cronTrigger, describeCron } from "./triggers/cron";
 export { emailPayload, emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
-export { type WebhookAuth, webhookConfig, webhookPayload, webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
+export {
+  type WebhookAuth,
+  webhookConfig,
+  webhookPayload,
+  webhookSignatureHeader,
+  webhookTrigger,
+} from "./triggers/webhook";
 export type { NodeArgs } from "./types";
 export { respondNode } from "./webhook/respond";

@@ -30,20 +30,27 @@ export function checkJsonSchema(schema: Schema, value: unknown, at = "$"): strin
     if (passing.length === 0) problems.push(`${at}: matches no branch`);
     if (schema.oneOf && passing.length > 1) problems.push(`${at}: matches several oneOf branches`);
   }
-  if (typeof schema.type === "string" && !typeOk(schema.type, value)) return [...problems, `${at}: not ${schema.type}`];
-  if ("const" in schema && schema.const !== value) problems.push(`${at}: not ${JSON.stringify(schema.const)}`);
+  if (typeof schema.type === "string" && !typeOk(schema.type, value))
+    return [...problems, `${at}: not ${schema.type}`];
+  if ("const" in schema && schema.const !== value)
+    problems.push(`${at}: not ${JSON.stringify(schema.const)}`);
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) problems.push(`${at}: not in enum`);
   if (typeof value === "string") {
-    if (typeof schema.minLength === "number" && value.length < schema.minLength) problems.push(`${at}: too short`);
-    if (typeof schema.maxLength === "number" && value.length > schema.maxLength) problems.push(`${at}: too long`);
-    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) problems.push(`${at}: pattern`);
+    if (typeof schema.minLength === "number" && value.length < schema.minLength)
+      problems.push(`${at}: too short`);
+    if (typeof schema.maxLength === "number" && value.length > schema.maxLength)
+      problems.push(`${at}: too long`);
+    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value))
+      problems.push(`${at}: pattern`);
   }
   if (typeof value === "number") {
     if (typeof schema.minimum === "number" && value < schema.minimum) problems.push(`${at}: below minimum`);
     if (typeof schema.maximum === "number" && value > schema.maximum) problems.push(`${at}: above maximum`);
   }
   if (Array.isArray(value) && schema.items) {
-    value.forEach((v, i) => problems.push(...checkJsonSchema(schema.items as Schema, v, `${at}[${i}]`)));
+    value.forEach((v, i) => {
+      problems.push(...checkJsonSchema(schema.items as Schema, v, `${at}[${i}]`));
+    });
   }
   if (typeOk("object", value)) {
     const obj = value as Record<string, unknown>;
@@ -73,6 +80,7 @@ export function undescribed(schema: Schema, at = "$"): string[] {
   for (const b of [...((schema.anyOf as Schema[]) ?? []), ...((schema.oneOf as Schema[]) ?? [])]) {
     out.push(...undescribed(b, at));
   }
-  if (schema.items && typeof schema.items === "object") out.push(...undescribed(schema.items as Schema, `${at}[]`));
+  if (schema.items && typeof schema.items === "object")
+    out.push(...undescribed(schema.items as Schema, `${at}[]`));
   return out;
 }

@@ -32,14 +32,21 @@ export const agentNode = defineNode({
   config: z
     .object({
       agent_ref: z.string().min(1).max(100).describe("Agent definition to use"),
-      prompt: z.string().min(1).max(50_000).describe("Instruction for the agent; {{ }} interpolation allowed"),
+      prompt: z
+        .string()
+        .min(1)
+        .max(50_000)
+        .describe("Instruction for the agent; {{ }} interpolation allowed"),
       input_context: z
         .unknown()
         .optional()
         .describe("Upstream data passed as data, never as instructions, e.g. =item"),
       model: z.string().min(1).max(200).optional().describe("Model override"),
       timeout_secs: z.number().int().min(10).max(600).default(240).describe("Time limit, in seconds"),
-      response_format: z.enum(["text", "json"]).default("text").describe("Free text, or a single JSON object"),
+      response_format: z
+        .enum(["text", "json"])
+        .default("text")
+        .describe("Free text, or a single JSON object"),
       json_schema: z
         .record(z.string(), z.unknown())
         .optional()
@@ -78,19 +85,29 @@ export const agentNode = defineNode({
     } catch (err) {
       if (err instanceof NodeError) throw err;
       if (timeout.aborted) {
-        throw new NodeError("timeout", `agent "${config.agent_ref}" did not finish within ${config.timeout_secs} s`, {
-          nodeId: ctx.nodeId,
-          cause: err,
-        });
+        throw new NodeError(
+          "timeout",
+          `agent "${config.agent_ref}" did not finish within ${config.timeout_secs} s`,
+          {
+            nodeId: ctx.nodeId,
+            cause: err,
+          },
+        );
       }
-      if (ctx.signal.aborted) throw new NodeError("cancelled", "agent step cancelled", { nodeId: ctx.nodeId, cause: err });
+      if (ctx.signal.aborted)
+        throw new NodeError("cancelled", "agent step cancelled", { nodeId: ctx.nodeId, cause: err });
       throw new NodeError("agent_failed", `agent "${config.agent_ref}" failed: ${(err as Error).message}`, {
         nodeId: ctx.nodeId,
         cause: err,
       });
     }
     if (config.response_format === "text") {
-      const json = { text: res.text, agent_ref: res.agent_ref, stop: res.stop, ...(res.usage ? { usage: res.usage } : {}) };
+      const json = {
+        text: res.text,
+        agent_ref: res.agent_ref,
+        stop: res.stop,
+        ...(res.usage ? { usage: res.usage } : {}),
+      };
       return { items: [{ json }] };
     }
     const parsed = parseJsonAnswer(res, ctx.nodeId);

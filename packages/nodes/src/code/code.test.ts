@@ -66,7 +66,9 @@ describe("code node", () => {
   });
 
   it("stops a memory bomb of small objects at the memory limit", async () => {
-    const err = await failure("const a = []; while (true) a.push({ a: 1, b: [1, 2, 3] });", { timeoutMs: 10_000 });
+    const err = await failure("const a = []; while (true) a.push({ a: 1, b: [1, 2, 3] });", {
+      timeoutMs: 10_000,
+    });
     expect(err.message).toBe("code used more than 32 MB of memory");
   });
 
@@ -83,7 +85,11 @@ describe("code node", () => {
   it("stops when the run is cancelled", async () => {
     const ac = new AbortController();
     const pending = codeNode
-      .execute({ config: { code: "while (true) {}" } as never, input: [], ctx: fakeCtx({ signal: ac.signal }) })
+      .execute({
+        config: { code: "while (true) {}" } as never,
+        input: [],
+        ctx: fakeCtx({ signal: ac.signal }),
+      })
       .catch((e: unknown) => e);
     setTimeout(() => ac.abort(), 50);
     expect(await pending).toMatchObject({ code: "cancelled", message: "code run cancelled" });
@@ -106,23 +112,75 @@ describe("code sandbox escapes", () => {
   const threw = (msg: string) => ({ code: "sandbox_failed", message: `code threw ${msg}` });
 
   const cases: [string, string, unknown][] = [
-    ["Function constructor to process", "return this.constructor.constructor('return process')()", threw("ReferenceError: 'process' is not defined (line 1, column 54)")],
-    ["array constructor chain", "return { r: [].constructor.constructor('return typeof process')() }", [{ r: "undefined" }]],
-    ["prototype walk to globalThis", "return { r: ({}).__proto__.constructor.constructor('return globalThis')().process ?? null }", [{ r: null }]],
+    [
+      "Function constructor to process",
+      "return this.constructor.constructor('return process')()",
+      threw("ReferenceError: 'process' is not defined (line 1, column 54)"),
+    ],
+    [
+      "array constructor chain",
+      "return { r: [].constructor.constructor('return typeof process')() }",
+      [{ r: "undefined" }],
+    ],
+    [
+      "prototype walk to globalThis",
+      "return { r: ({}).__proto__.constructor.constructor('return globalThis')().process ?? null }",
+      [{ r: null }],
+    ],
     ["require", "return require('fs')", threw("ReferenceError: 'require' is not defined (line 1, column 8)")],
-    ["dynamic import of fs", "return await import('fs')", threw("ReferenceError: could not load module 'fs'")],
-    ["dynamic import over the network", "return await import('NET')", threw("ReferenceError: could not load module 'NET'")],
-    ["Error.prepareStackTrace (vm2 CVE-2022-36067 style)", "Error.prepareStackTrace = (e, cs) => cs[0].getThis().constructor.constructor('return process')(); return { s: typeof new Error().stack }", [{ s: "string" }]],
-    ["Proxy trap handing out Function (vm2 CVE-2023-37466 style)", "const p = new Proxy({}, { get: (t, k) => (k === 'constructor' ? Function : undefined) }); return { r: p.constructor('return typeof process')() }", [{ r: "undefined" }]],
-    ["Symbol.species on Array", "class X extends Array { static get [Symbol.species]() { return function () { return { p: typeof process }; }; } } return { r: new X(1, 2).map((x) => x).p }", [{ r: "undefined" }]],
-    ["Symbol.species on Promise (vm2 CVE-2023-30547 style)", "class P extends Promise { static get [Symbol.species]() { return Promise } } return { r: await P.resolve(1).then(() => typeof process) }", [{ r: "undefined" }]],
-    ["console function's constructor", "return { r: console.log.constructor('return typeof require + typeof process + typeof __log')() }", [{ r: "undefinedundefinedundefined" }]],
+    [
+      "dynamic import of fs",
+      "return await import('fs')",
+      threw("ReferenceError: could not load module 'fs'"),
+    ],
+    [
+      "dynamic import over the network",
+      "return await import('NET')",
+      threw("ReferenceError: could not load module 'NET'"),
+    ],
+    [
+      "Error.prepareStackTrace (vm2 CVE-2022-36067 style)",
+      "Error.prepareStackTrace = (e, cs) => cs[0].getThis().constructor.constructor('return process')(); return { s: typeof new Error().stack }",
+      [{ s: "string" }],
+    ],
+    [
+      "Proxy trap handing out Function (vm2 CVE-2023-37466 style)",
+      "const p = new Proxy({}, { get: (t, k) => (k === 'constructor' ? Function : undefined) }); return { r: p.constructor('return typeof process')() }",
+      [{ r: "undefined" }],
+    ],
+    [
+      "Symbol.species on Array",
+      "class X extends Array { static get [Symbol.species]() { return function () { return { p: typeof process }; }; } } return { r: new X(1, 2).map((x) => x).p }",
+      [{ r: "undefined" }],
+    ],
+    [
+      "Symbol.species on Promise (vm2 CVE-2023-30547 style)",
+      "class P extends Promise { static get [Symbol.species]() { return Promise } } return { r: await P.resolve(1).then(() => typeof process) }",
+      [{ r: "undefined" }],
+    ],
+    [
+      "console function's constructor",
+      "return { r: console.log.constructor('return typeof require + typeof process + typeof __log')() }",
+      [{ r: "undefinedundefinedundefined" }],
+    ],
     ["new Function this", "return { r: typeof new Function('return this')().process }", [{ r: "undefined" }]],
     ["eval", "return eval('process')", threw("ReferenceError: 'process' is not defined (line 1, column 12)")],
     ["fetch", "return fetch('NET')", threw("ReferenceError: 'fetch' is not defined (line 1, column 8)")],
-    ["host-only globals", "return { r: [typeof WebAssembly, typeof setTimeout, typeof std, typeof os, typeof scriptArgs, typeof module, typeof Buffer].join() }", [{ r: "undefined,undefined,undefined,undefined,undefined,undefined,undefined" }]],
-    ["function.caller walk", "function f() { return f.caller } return { r: String(f()) }", [{ r: "undefined" }]],
-    ["stack trace leaks no host paths", "try { null.x } catch (e) { return { hostPath: /node_modules|worker|\\/work\\//.test(e.stack) } }", [{ hostPath: false }]],
+    [
+      "host-only globals",
+      "return { r: [typeof WebAssembly, typeof setTimeout, typeof std, typeof os, typeof scriptArgs, typeof module, typeof Buffer].join() }",
+      [{ r: "undefined,undefined,undefined,undefined,undefined,undefined,undefined" }],
+    ],
+    [
+      "function.caller walk",
+      "function f() { return f.caller } return { r: String(f()) }",
+      [{ r: "undefined" }],
+    ],
+    [
+      "stack trace leaks no host paths",
+      "try { null.x } catch (e) { return { hostPath: /node_modules|worker|\\/work\\//.test(e.stack) } }",
+      [{ hostPath: false }],
+    ],
   ];
 
   it.each(cases)("%s", async (_name, code, expected) => {
@@ -136,7 +194,16 @@ describe("code sandbox escapes", () => {
 
   it("exposes only standard globals plus items and console", async () => {
     const [out] = (await result("return { g: Object.getOwnPropertyNames(globalThis) }")) as [{ g: string[] }];
-    for (const name of ["process", "require", "module", "fetch", "__log", "__input", "WebAssembly", "setTimeout"]) {
+    for (const name of [
+      "process",
+      "require",
+      "module",
+      "fetch",
+      "__log",
+      "__input",
+      "WebAssembly",
+      "setTimeout",
+    ]) {
       expect(out.g).not.toContain(name);
     }
     expect(out.g).toContain("items");

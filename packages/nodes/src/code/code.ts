@@ -21,11 +21,16 @@ export const codeNode = defineNode({
       .string()
       .min(1)
       .max(100_000)
-      .describe("JavaScript function body; `items` holds the input JSON; return an object or an array of objects"),
+      .describe(
+        "JavaScript function body; `items` holds the input JSON; return an object or an array of objects",
+      ),
     timeoutMs: z.number().int().min(100).max(60_000).default(5_000).describe("Time limit, in milliseconds"),
     memoryMb: z.number().int().min(8).max(256).default(64).describe("Memory limit, in MB"),
   }),
-  example: { code: "return items.map((item) => ({ ...item, total: item.price * item.qty }));", timeoutMs: 2000 },
+  example: {
+    code: "return items.map((item) => ({ ...item, total: item.price * item.qty }));",
+    timeoutMs: 2000,
+  },
   async execute({ config, input, ctx }) {
     const value = await runSandbox({
       code: config.code,

@@ -68,7 +68,10 @@ export const sendEmailNode = defineNode({
         .describe("Item field holding attachments: a list of {filename, content (base64), contentType?}"),
       timeoutMs: z.number().int().min(1000).max(120_000).default(30_000).describe("SMTP timeout, in ms"),
     })
-    .refine((c) => c.text !== undefined || c.html !== undefined, { message: "give a text or an html body", path: ["text"] }),
+    .refine((c) => c.text !== undefined || c.html !== undefined, {
+      message: "give a text or an html body",
+      path: ["text"],
+    }),
   example: {
     credentialId: "cred-smtp",
     to: ["ada@example.com"],
@@ -126,7 +129,8 @@ export const sendEmailNode = defineNode({
       };
       return { items: [{ json }] };
     } catch (err) {
-      if (ctx.signal.aborted) throw new NodeError("cancelled", "sending cancelled", { nodeId: ctx.nodeId, cause: err });
+      if (ctx.signal.aborted)
+        throw new NodeError("cancelled", "sending cancelled", { nodeId: ctx.nodeId, cause: err });
       // 5xx SMTP replies are permanent; everything else (network, 4xx) may pass later.
       const code = (err as { responseCode?: number }).responseCode;
       throw new NodeError("http_failed", `SMTP send failed: ${(err as Error).message}`, {

@@ -34,10 +34,14 @@ export const callNode = defineNode({
     if (!ctx.flows) throw notConfigured("Sub-flow calls", ctx.nodeId);
     const depth = (ctx as CallDepthContext).callDepth ?? 0;
     if (depth >= config.maxDepth) {
-      throw new NodeError("policy_denied", `sub-flow depth limit ${config.maxDepth} reached calling "${config.flowId}"`, {
-        nodeId: ctx.nodeId,
-        retryable: false,
-      });
+      throw new NodeError(
+        "policy_denied",
+        `sub-flow depth limit ${config.maxDepth} reached calling "${config.flowId}"`,
+        {
+          nodeId: ctx.nodeId,
+          retryable: false,
+        },
+      );
     }
     const opts = { signal: ctx.signal, depth: depth + 1 };
     return { items: await ctx.flows.call(config.flowId, input, opts) };

@@ -5,14 +5,17 @@ import { NodeError } from "../errors";
 import { getPath } from "../util/path";
 
 /** Joins on the key's JSON form, so 1 and "1" stay different and objects compare by value. */
-const keyOf = (item: Item, path: string, nodeId: string) => JSON.stringify(getPath(item.json, path, nodeId) ?? null);
+const keyOf = (item: Item, path: string, nodeId: string) =>
+  JSON.stringify(getPath(item.json, path, nodeId) ?? null);
 
 export const mergeConfig = z
   .object({
     mode: z
       .enum(["append", "byKey", "waitAll"])
       .default("append")
-      .describe("append: a's items then b's; byKey: join a and b on a field; waitAll: one item {a: [...], b: [...]}"),
+      .describe(
+        "append: a's items then b's; byKey: join a and b on a field; waitAll: one item {a: [...], b: [...]}",
+      ),
     key: z.string().min(1).max(200).optional().describe("Field to join on (byKey); dots reach into objects"),
     join: z
       .enum(["inner", "left"])
@@ -38,10 +41,14 @@ export const mergeNode = defineNode({
       return { items: inputsByPort ? [...(inputsByPort.a ?? []), ...(inputsByPort.b ?? [])] : input };
     }
     if (!inputsByPort) {
-      throw new NodeError("not_configured", `merge mode ${config.mode} needs the items of each input (inputsByPort)`, {
-        nodeId: ctx.nodeId,
-        retryable: false,
-      });
+      throw new NodeError(
+        "not_configured",
+        `merge mode ${config.mode} needs the items of each input (inputsByPort)`,
+        {
+          nodeId: ctx.nodeId,
+          retryable: false,
+        },
+      );
     }
     const a = inputsByPort.a ?? [];
     const b = inputsByPort.b ?? [];

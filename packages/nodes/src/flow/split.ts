@@ -42,7 +42,9 @@ export const splitNode = defineNode({
         });
       }
       for (const el of list) {
-        const json: Record<string, unknown> = isPlainObject(el) ? { ...el } : setPath({}, config.field, el, ctx.nodeId);
+        const json: Record<string, unknown> = isPlainObject(el)
+          ? { ...el }
+          : setPath({}, config.field, el, ctx.nodeId);
         if (config.includeParent) setPath(json, config.includeParent, item.json, ctx.nodeId);
         out.push({ json });
       }

@@ -21,7 +21,9 @@ export const waitNode = defineNode({
     }),
     z.object({
       mode: z.literal("until").describe("Wait until a point in time"),
-      until: z.iso.datetime({ offset: true }).describe("ISO date-time to resume at, e.g. 2025-01-31T09:00:00Z"),
+      until: z.iso
+        .datetime({ offset: true })
+        .describe("ISO date-time to resume at, e.g. 2025-01-31T09:00:00Z"),
     }),
   ]),
   example: { mode: "delay", amount: 15, unit: "minutes" },

@@ -132,7 +132,9 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
       } catch (err) {
         if (err instanceof NodeError) throw err;
         if (timeout.aborted) {
-          throw new NodeError("timeout", `request to ${url.origin} timed out after ${timeoutMs} ms`, { cause: err });
+          throw new NodeError("timeout", `request to ${url.origin} timed out after ${timeoutMs} ms`, {
+            cause: err,
+          });
         }
         if (req.signal?.aborted) throw new NodeError("cancelled", "request cancelled", { cause: err });
         throw new NodeError("http_failed", `request to ${url.origin} failed: ${(err as Error).message}`, {
@@ -154,5 +156,11 @@ function redirectRequest(req: HttpRequest, status: number, from: URL, to: URL): 
     if (name === "host") continue;
     headers[k] = v;
   }
-  return { ...req, method: toGet ? "GET" : req.method, headers, body: toGet ? undefined : req.body, url: to.toString() };
+  return {
+    ...req,
+    method: toGet ? "GET" : req.method,
+    headers,
+    body: toGet ? undefined : req.body,
+    url: to.toString(),
+  };
 }

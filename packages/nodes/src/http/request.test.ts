@@ -28,7 +28,9 @@ beforeAll(async () => {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/echo") {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ method: req.method, url: req.url, body, auth: req.headers.authorization ?? null }));
+      res.end(
+        JSON.stringify({ method: req.method, url: req.url, body, auth: req.headers.authorization ?? null }),
+      );
     } else if (path === "/flaky") {
       flaky++;
       if (flaky < 3) res.writeHead(503, { "retry-after": "0" }).end("busy");
@@ -50,7 +52,11 @@ afterAll(() => server.close());
 
 const http = createHttpClient({ allowHosts: ["127.0.0.1"] });
 const run = (config: Record<string, unknown>, extra = {}) =>
-  httpRequestNode.execute({ config: config as never, input: items({}), ctx: fakeCtx({ http, secrets, ...extra }) });
+  httpRequestNode.execute({
+    config: config as never,
+    input: items({}),
+    ctx: fakeCtx({ http, secrets, ...extra }),
+  });
 
 describe("http.request", () => {
   it("sends method, query and a JSON body and parses a JSON answer", async () => {
@@ -74,7 +80,11 @@ describe("http.request", () => {
   });
 
   it("sends a form body url-encoded", async () => {
-    await run({ method: "POST", url: `${server.url}/echo`, body: { type: "form", fields: { a: "1", b: "x y" } } });
+    await run({
+      method: "POST",
+      url: `${server.url}/echo`,
+      body: { type: "form", fields: { a: "1", b: "x y" } },
+    });
     expect(server.requests.at(-1)?.body).toBe("a=1&b=x+y");
     expect(server.requests.at(-1)?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
   });
@@ -83,20 +93,29 @@ describe("http.request", () => {
     await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "bearer" } });
     expect(server.requests.at(-1)?.headers.authorization).toBe("Bearer t0k");
     await run({ url: `${server.url}/echo`, auth: { type: "basic", credentialId: "basic" } });
-    expect(server.requests.at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from("ada:pw").toString("base64")}`);
+    expect(server.requests.at(-1)?.headers.authorization).toBe(
+      `Basic ${Buffer.from("ada:pw").toString("base64")}`,
+    );
     await run({ url: `${server.url}/echo`, auth: { type: "header", credentialId: "header" } });
     expect(server.requests.at(-1)?.headers["x-api-key"]).toBe("k3y");
   });
 
   it("fails clearly when a credential lacks the field it needs", async () => {
-    const err = await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "empty" } }).catch((e) => e);
+    const err = await run({
+      url: `${server.url}/echo`,
+      auth: { type: "bearer", credentialId: "empty" },
+    }).catch((e) => e);
     expect(err).toMatchObject({ code: "config_invalid", message: 'credential "empty" has no "token" field' });
   });
 
   it("retries 503 answers honouring Retry-After, then succeeds", async () => {
     flaky = 0;
     const ctx = fakeCtx({ http });
-    const out = await httpRequestNode.execute({ config: { url: `${server.url}/flaky`, retries: 3 } as never, input: items({}), ctx });
+    const out = await httpRequestNode.execute({
+      config: { url: `${server.url}/flaky`, retries: 3 } as never,
+      input: items({}),
+      ctx,
+    });
     expect(out).toMatchObject({ items: [{ json: { status: 200, body: "ok" } }] });
     expect(flaky).toBe(3);
     expect(ctx.logs.map((l) => l.message)).toEqual([
@@ -107,7 +126,9 @@ describe("http.request", () => {
 
   it("caps a long Retry-After at maxRetryDelayMs and fails after the last attempt", async () => {
     const before = server.requests.length;
-    const err = (await run({ url: `${server.url}/slow-retry`, retries: 1, maxRetryDelayMs: 20 }).catch((e) => e)) as NodeError;
+    const err = (await run({ url: `${server.url}/slow-retry`, retries: 1, maxRetryDelayMs: 20 }).catch(
+      (e) => e,
+    )) as NodeError;
     expect(err.code).toBe("http_failed");
     expect(err.message).toBe(`GET ${server.url}/slow-retry answered HTTP 429`);
     expect(err.retryable).toBe(true);
@@ -122,19 +143,25 @@ describe("http.request", () => {
   });
 
   it("refuses a response larger than maxResponseBytes", async () => {
-    const err = (await run({ url: `${server.url}/big`, maxResponseBytes: 100, retries: 0 }).catch((e) => e)) as NodeError;
+    const err = (await run({ url: `${server.url}/big`, maxResponseBytes: 100, retries: 0 }).catch(
+      (e) => e,
+    )) as NodeError;
     expect(err.code).toBe("http_failed");
     expect(err.message).toBe(`response from ${server.url} is larger than 100 bytes`);
   });
 
   it("times out a request that never answers", async () => {
-    const err = (await run({ url: `${server.url}/hang`, timeoutMs: 150, retries: 0 }).catch((e) => e)) as NodeError;
+    const err = (await run({ url: `${server.url}/hang`, timeoutMs: 150, retries: 0 }).catch(
+      (e) => e,
+    )) as NodeError;
     expect(err.code).toBe("timeout");
     expect(err.message).toBe(`request to ${server.url} timed out after 150 ms`);
   });
 
   it("refuses loopback when the host client does not allow it", async () => {
-    const err = (await run({ url: `${server.url}/echo`, retries: 0 }, { http: createHttpClient() }).catch((e) => e)) as NodeError;
+    const err = (await run({ url: `${server.url}/echo`, retries: 0 }, { http: createHttpClient() }).catch(
+      (e) => e,
+    )) as NodeError;
     expect(err.code).toBe("policy_denied");
   });
 

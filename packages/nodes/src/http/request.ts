@@ -13,10 +13,18 @@ const auth = z
     z.object({
       type: z.literal("header").describe("Secret sent in a header (credential fields: value, optional name)"),
       credentialId,
-      headerName: z.string().min(1).max(100).optional().describe("Header name (default: the credential's name)"),
+      headerName: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe("Header name (default: the credential's name)"),
     }),
     z.object({ type: z.literal("bearer").describe("Bearer token (credential field: token)"), credentialId }),
-    z.object({ type: z.literal("basic").describe("Basic auth (credential fields: user, password)"), credentialId }),
+    z.object({
+      type: z.literal("basic").describe("Basic auth (credential fields: user, password)"),
+      credentialId,
+    }),
   ])
   .default({ type: "none" })
   .describe("How to authenticate");
@@ -24,7 +32,10 @@ const auth = z
 const body = z
   .discriminatedUnion("type", [
     z.object({ type: z.literal("none").describe("No body") }),
-    z.object({ type: z.literal("json").describe("JSON body"), value: z.unknown().describe("Value sent as JSON") }),
+    z.object({
+      type: z.literal("json").describe("JSON body"),
+      value: z.unknown().describe("Value sent as JSON"),
+    }),
     z.object({
       type: z.literal("form").describe("URL-encoded form"),
       fields: z.record(z.string(), z.string()).describe("Form fields"),
@@ -39,7 +50,10 @@ const body = z
   .describe("Request body");
 
 export const httpRequestConfig = z.object({
-  method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]).default("GET").describe("HTTP method"),
+  method: z
+    .enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+    .default("GET")
+    .describe("HTTP method"),
   url: z.url({ protocol: /^https?$/ }).describe("Address to call (http or https)"),
   query: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
@@ -56,7 +70,13 @@ export const httpRequestConfig = z.object({
     .max(50 * 1024 * 1024)
     .default(5 * 1024 * 1024)
     .describe("Largest accepted response body, in bytes"),
-  retries: z.number().int().min(0).max(5).default(2).describe("Extra attempts on 429, 5xx and network errors"),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(2)
+    .describe("Extra attempts on 429, 5xx and network errors"),
   maxRetryDelayMs: z
     .number()
     .int()
@@ -98,7 +118,11 @@ async function authHeaders(config: Config, ctx: NodeContext): Promise<Record<str
 
 function encodeBody(b: Config["body"]): { body?: string; contentType?: string } {
   if (b.type === "json") return { body: JSON.stringify(b.value ?? null), contentType: "application/json" };
-  if (b.type === "form") return { body: new URLSearchParams(b.fields).toString(), contentType: "application/x-www-form-urlencoded" };
+  if (b.type === "form")
+    return {
+      body: new URLSearchParams(b.fields).toString(),
+      contentType: "application/x-www-form-urlencoded",
+    };
   if (b.type === "raw") return { body: b.content, contentType: b.contentType };
   return {};
 }
@@ -113,7 +137,11 @@ function decode(res: HttpResponse, format: Config["responseFormat"], nodeId: str
   try {
     return JSON.parse(text());
   } catch (err) {
-    throw new NodeError("http_failed", `response from ${res.url} is not valid JSON`, { nodeId, retryable: false, cause: err });
+    throw new NodeError("http_failed", `response from ${res.url} is not valid JSON`, {
+      nodeId,
+      retryable: false,
+      cause: err,
+    });
   }
 }
 
@@ -160,18 +188,30 @@ export const httpRequestNode = defineNode({
       }),
     );
     if (config.failOnStatus && res.status >= 400) {
-      throw new NodeError("http_failed", `${config.method} ${url.origin}${url.pathname} answered HTTP ${res.status}`, {
-        nodeId: ctx.nodeId,
-        retryable: isRetryableStatus(res.status),
-      });
+      throw new NodeError(
+        "http_failed",
+        `${config.method} ${url.origin}${url.pathname} answered HTTP ${res.status}`,
+        {
+          nodeId: ctx.nodeId,
+          retryable: isRetryableStatus(res.status),
+        },
+      );
     }
-    const json = { status: res.status, headers: res.headers, body: decode(res, config.responseFormat, ctx.nodeId) };
+    const json = {
+      status: res.status,
+      headers: res.headers,
+      body: decode(res, config.responseFormat, ctx.nodeId),
+    };
     return { items: [{ json, ...(input[0]?.binary ? { binary: input[0].binary } : {}) }] };
   },
 });
 
 /** Runs `attempt` until it returns a non-retryable answer or the retries are used up. */
-async function withRetries(config: Config, ctx: NodeContext, attempt: () => Promise<HttpResponse>): Promise<HttpResponse> {
+async function withRetries(
+  config: Config,
+  ctx: NodeContext,
+  attempt: () => Promise<HttpResponse>,
+): Promise<HttpResponse> {
   for (let n = 0; ; n++) {
     let res: HttpResponse | undefined;
     try {
@@ -182,7 +222,9 @@ async function withRetries(config: Config, ctx: NodeContext, attempt: () => Prom
     }
     if (res && (!isRetryableStatus(res.status) || n >= config.retries)) return res;
     const delay = retryDelayMs(n, res?.headers["retry-after"], config.maxRetryDelayMs, ctx.now());
-    ctx.log.warn(`attempt ${n + 1} failed (${res ? `HTTP ${res.status}` : "network error"}); retrying in ${delay} ms`);
+    ctx.log.warn(
+      `attempt ${n + 1} failed (${res ? `HTTP ${res.status}` : "network error"}); retrying in ${delay} ms`,
+    );
     await sleep(delay, ctx.signal);
   }
 }

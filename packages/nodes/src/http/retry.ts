@@ -7,7 +7,12 @@ export function isRetryableStatus(status: number): boolean {
  * Delay before the next attempt: Retry-After (seconds or HTTP date) when given, else
  * exponential backoff from 500 ms; always capped at `maxDelayMs`.
  */
-export function retryDelayMs(attempt: number, retryAfter: string | undefined, maxDelayMs: number, now: Date): number {
+export function retryDelayMs(
+  attempt: number,
+  retryAfter: string | undefined,
+  maxDelayMs: number,
+  now: Date,
+): number {
   let ms = 500 * 2 ** attempt;
   if (retryAfter !== undefined) {
     const trimmed = retryAfter.trim();

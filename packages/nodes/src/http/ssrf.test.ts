@@ -109,7 +109,9 @@ describe("SSRF guard", () => {
   });
 
   it("names the host and address in the refusal message", async () => {
-    const err = (await client.request({ method: "GET", url: "http://rebind.example/" }).catch((e) => e)) as NodeError;
+    const err = (await client
+      .request({ method: "GET", url: "http://rebind.example/" })
+      .catch((e) => e)) as NodeError;
     expect(err.message).toBe(
       "request to http://rebind.example refused: rebind.example resolves to 10.0.0.5, a private address",
     );
@@ -134,18 +136,26 @@ describe("SSRF guard with a real local server", () => {
 
   it("refuses a redirect to loopback even when the first hop was allowed", async () => {
     // The bouncer and target both listen on 127.0.0.1; only the first hop's host name is allowed.
-    const client = createHttpClient({ allowHosts: ["first-hop.example"], lookup: async () => [{ address: "127.0.0.1", family: 4 }] });
+    const client = createHttpClient({
+      allowHosts: ["first-hop.example"],
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
     const err = (await client
       .request({ method: "GET", url: `http://first-hop.example:${bouncer.port}/` })
       .catch((e) => e)) as NodeError;
     expect(err.code).toBe("policy_denied");
-    expect(err.message).toBe(`request to http://127.0.0.1:${target.port} refused: 127.0.0.1 is a loopback address`);
+    expect(err.message).toBe(
+      `request to http://127.0.0.1:${target.port} refused: 127.0.0.1 is a loopback address`,
+    );
     expect(bouncer.requests).toHaveLength(1);
     expect(target.requests).toHaveLength(0);
   });
 
   it("refuses a redirect to a name that resolves to loopback", async () => {
-    const client = createHttpClient({ allowHosts: ["first-hop.example"], lookup: async (h) => h === "first-hop.example" ? [{ address: "127.0.0.1", family: 4 }] : lookup(h) });
+    const client = createHttpClient({
+      allowHosts: ["first-hop.example"],
+      lookup: async (h) => (h === "first-hop.example" ? [{ address: "127.0.0.1", family: 4 }] : lookup(h)),
+    });
     const err = (await client
       .request({ method: "GET", url: `http://first-hop.example:${bouncer.port}/to-name` })
       .catch((e) => e)) as NodeError;
@@ -155,7 +165,10 @@ describe("SSRF guard with a real local server", () => {
 
   it("connects to the address it checked, not to a fresh DNS answer", async () => {
     // "pinned.invalid" does not exist in real DNS: reaching the server proves the pinned IP was used.
-    const client = createHttpClient({ allowHosts: ["pinned.invalid"], lookup: async () => [{ address: "127.0.0.1", family: 4 }] });
+    const client = createHttpClient({
+      allowHosts: ["pinned.invalid"],
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
     const res = await client.request({ method: "GET", url: `http://pinned.invalid:${target.port}/` });
     expect(res.status).toBe(200);
     expect(Buffer.from(res.body).toString()).toBe("secret");

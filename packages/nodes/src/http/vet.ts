@@ -39,7 +39,9 @@ export async function vetUrl(url: URL, policy: UrlPolicy): Promise<ResolvedAddre
   try {
     addresses = await policy.lookup(host);
   } catch (err) {
-    throw new NodeError("http_failed", `could not resolve ${host}: ${(err as Error).message}`, { cause: err });
+    throw new NodeError("http_failed", `could not resolve ${host}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const first = addresses[0];
   if (!first) throw new NodeError("http_failed", `could not resolve ${host}: no addresses`);

@@ -33,9 +33,14 @@ export interface CronDescription {
 }
 
 /** Human description and the next five fire times, for the editor's preview. */
-export function describeCron(expression: string, timezone?: string, from: Date = new Date()): CronDescription {
+export function describeCron(
+  expression: string,
+  timezone?: string,
+  from: Date = new Date(),
+): CronDescription {
   const problem = cronProblem(expression, timezone);
-  if (problem) throw new NodeError("config_invalid", `invalid cron expression: ${problem}`, { retryable: false });
+  if (problem)
+    throw new NodeError("config_invalid", `invalid cron expression: ${problem}`, { retryable: false });
   const interval = CronExpressionParser.parse(expression, { tz: timezone ?? "UTC", currentDate: from });
   const next = interval.take(5).map((d) => new Date(d.getTime()).toISOString());
   return { description: cronstrue.toString(expression, { use24HourTimeFormat: true }), next };

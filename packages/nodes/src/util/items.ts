@@ -20,10 +20,14 @@ export function valueToItems(value: unknown, what: string, code: NodeErrorCode, 
   return list.map((el, i) => {
     if (!isPlainObject(el)) {
       const where = Array.isArray(value) ? `element ${i}` : "the result";
-      throw new NodeError(code, `${what} must return an object or an array of objects; ${where} is ${kindOf(el)}`, {
-        nodeId,
-        retryable: false,
-      });
+      throw new NodeError(
+        code,
+        `${what} must return an object or an array of objects; ${where} is ${kindOf(el)}`,
+        {
+          nodeId,
+          retryable: false,
+        },
+      );
     }
     return { json: el };
   });

@@ -22,10 +22,14 @@ export const respondNode = defineNode({
   example: { status: 201, headers: { "content-type": "application/json" }, body: "={ 'id': item.id }" },
   async execute({ config, input, ctx }) {
     if (!ctx.webhook) {
-      throw new NodeError("not_configured", "no webhook is waiting for a response (the run was not started by a sync webhook)", {
-        nodeId: ctx.nodeId,
-        retryable: false,
-      });
+      throw new NodeError(
+        "not_configured",
+        "no webhook is waiting for a response (the run was not started by a sync webhook)",
+        {
+          nodeId: ctx.nodeId,
+          retryable: false,
+        },
+      );
     }
     const body = config.body === undefined ? (input[0]?.json ?? null) : config.body;
     ctx.webhook.respond({ status: config.status, headers: config.headers, body });

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../define";
+import { describeCron } from "./cron";
+import { cronTrigger } from "./cron";
+import { emailTrigger } from "./email";
+import { webhookSignatureHeader, webhookTrigger } from "./webhook";
+
+const issues = (fn: () => unknown) => {
+  try {
+    fn();
+    return "ok";
+  } catch (e) {
+    return (e as Error).message;
+  }
+};
+
+describe("trigger.cron", () => {
+  it("describes an expression and lists the next five fire times in its time zone", () => {
+    const d = describeCron("0 9 * * 1-5", "Europe/Berlin", new Date("2024-01-05T12:00:00Z"));
+    expect(d.description).toBe("At 09:00, Monday through Friday");
+    expect(d.next).toEqual([
+      "2024-01-08T08:00:00.000Z",
+      "2024-01-09T08:00:00.000Z",
+      "2024-01-10T08:00:00.000Z",
+      "2024-01-11T08:00:00.000Z",
+      "2024-01-12T08:00:00.000Z",
+    ]);
+  });
+
+  it("accepts six fields with seconds first", () => {
+    const d = describeCron("*/30 * * * * *", undefined, new Date("2024-01-01T00:00:10Z"));
+    expect(d.next.slice(0, 2)).toEqual(["2024-01-01T00:00:30.000Z", "2024-01-01T00:01:00.000Z"]);
+  });
+
+  it("refuses the wrong number of fields, bad values and unknown time zones", () => {
+    expect(issues(() => parseConfig(cronTrigger.config, { expression: "* * * *" }))).toBe(
+      "config.expression: expected 5 or 6 fields, got 4",
+    );
+    expect(issues(() => parseConfig(cronTrigger.config, { expression: "61 * * * *" }))).toMatch(
+      /^config\.expression: /,
+    );
+    expect(
+      issues(() => parseConfig(cronTrigger.config, { expression: "* * * * *", timezone: "Mars/Base" })),
+    ).toBe("config.timezone: unknown time zone");
+    expect(issues(() => describeCron("* * *"))).toBe(
+      "invalid cron expression: expected 5 or 6 fields, got 3",
+    );
+  });
+
+  it("fills the overlap and missed-run policies with skip", () => {
+    expect(parseConfig(cronTrigger.config, { expression: "* * * * *" })).toEqual({
+      expression: "* * * * *",
+      overlap: "skip",
+      missed: "skip",
+    });
+  });
+});
+
+describe("trigger.webhook", () => {
+  it("fills defaults for a bare path", () => {
+    expect(parseConfig(webhookTrigger.config, { path: "orders" })).toEqual({
+      path: "orders",
+      methods: ["POST"],
+      auth: { type: "none" },
+      responseMode: "async",
+      syncTimeoutMs: 30_000,
+      bodyType: "json",
+      maxBodyBytes: 1_048_576,
+    });
+  });
+
+  it("refuses paths that climb or start with a slash", () => {
+    expect(issues(() => parseConfig(webhookTrigger.config, { path: "../admin" }))).toBe(
+      "config.path: use letters, digits, - and _ separated by /",
+    );
+    expect(issues(() => parseConfig(webhookTrigger.config, { path: "/x" }))).toBe(
+      "config.path: use letters, digits, - and _ separated by /",
+    );
+  });
+
+  it("needs a header name for a custom HMAC and knows the presets' headers", () => {
+    expect(
+      issues(() =>
+        parseConfig(webhookTrigger.config, { path: "x", auth: { type: "hmac", credentialId: "c" } }),
+      ),
+    ).toBe("config.auth.header: a custom HMAC needs a header name");
+    expect(webhookSignatureHeader({ type: "hmac", credentialId: "c", preset: "github" })).toBe(
+      "X-Hub-Signature-256",
+    );
+    expect(webhookSignatureHeader({ type: "hmac", credentialId: "c", preset: "stripe" })).toBe(
+      "Stripe-Signature",
+    );
+  });
+
+  it("refuses header auth without a credential", () => {
+    expect(
+      issues(() =>
+        parseConfig(webhookTrigger.config, { path: "x", auth: { type: "header", name: "x-key" } }),
+      ),
+    ).toBe("config.auth.credentialId: Invalid input: expected string, received undefined");
+  });
+
+  it("describes the payload it produces", () => {
+    const p = webhookTrigger.payload.parse({
+      method: "POST",
+      path: "/hooks/orders",
+      headers: { "content-type": "application/json" },
+      query: { a: "1", b: ["2", "3"] },
+      body: { id: 1 },
+      receivedAt: "2024-01-01T00:00:00.000Z",
+    });
+    expect(p.query).toEqual({ a: "1", b: ["2", "3"] });
+  });
+});
+
+describe("trigger.email", () => {
+  it("accepts addresses and whole domains as allowed senders", () => {
+    expect(parseConfig(emailTrigger.config, { localPart: "in", allowFrom: ["a@b.test", "@c.test"] })).toEqual(
+      {
+        localPart: "in",
+        allowFrom: ["a@b.test", "@c.test"],
+      },
+    );
+  });
+
+  it("refuses a local part with an @ and a sender pattern without one", () => {
+    expect(issues(() => parseConfig(emailTrigger.config, { localPart: "a@b" }))).toBe(
+      "config.localPart: use letters, digits and . _ + -",
+    );
+    expect(
+      issues(() => parseConfig(emailTrigger.config, { localPart: "a", allowFrom: ["example.com"] })),
+    ).toBe("config.allowFrom[0]: use an address or @domain");
+  });
+});

@@ -1,0 +1,46 @@
+import type { WebhookResponder } from "@switchyard/engine";
+import { describe, expect, it } from "vitest";
+import { fakeCtx, items } from "../__tests__/fake-ctx";
+import { respondNode } from "./respond";
+
+function responder() {
+  const sent: Parameters<WebhookResponder["respond"]>[0][] = [];
+  return { webhook: { respond: (r) => sent.push(r) } as WebhookResponder, sent };
+}
+
+describe("webhook.respond", () => {
+  it("sends the configured status, headers and body and passes items on", async () => {
+    const { webhook, sent } = responder();
+    const input = items({ id: 1 });
+    const config = { status: 201, headers: { "x-id": "1" }, body: { ok: true } };
+    expect(await respondNode.execute({ config: config as never, input, ctx: fakeCtx({ webhook }) })).toEqual({
+      items: input,
+    });
+    expect(sent).toEqual([{ status: 201, headers: { "x-id": "1" }, body: { ok: true } }]);
+  });
+
+  it("answers with the first item's JSON when no body is given", async () => {
+    const { webhook, sent } = responder();
+    await respondNode.execute({ config: {} as never, input: items({ id: 7 }), ctx: fakeCtx({ webhook }) });
+    expect(sent).toEqual([{ status: 200, headers: {}, body: { id: 7 } }]);
+  });
+
+  it("fails clearly when no webhook waits for an answer", async () => {
+    const err = await respondNode.execute({ config: {} as never, input: [], ctx: fakeCtx() }).catch((e) => e);
+    expect(err).toMatchObject({
+      code: "not_configured",
+      message: "no webhook is waiting for a response (the run was not started by a sync webhook)",
+    });
+  });
+
+  it("refuses an impossible status", async () => {
+    const { webhook } = responder();
+    const err = await respondNode
+      .execute({ config: { status: 99 } as never, input: [], ctx: fakeCtx({ webhook }) })
+      .catch((e) => e);
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: "config.status: Too small: expected number to be >=100",
+    });
+  });
+});
