@@ -131,6 +131,8 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     agents: () => agents!,
     reloadAgents,
     async start() {
+      const recovered = queue.recoverOrphans();
+      if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");
       worker.start();
       await triggers.syncAll();
     },

@@ -6,6 +6,7 @@ import { createHost } from "../host";
 import { createLogger } from "../logger";
 import { version } from "../version";
 import { startCommand } from "./start";
+import { workerCommand } from "./worker";
 
 const help = `switchyard ${version} — self-hosted flow automation
 
@@ -13,6 +14,7 @@ Usage: switchyard <command> [options]
 
 Commands:
   start          run the web app, API, triggers and workers in one process
+  worker         run triggers, webhooks and workers without the web app
   migrate        apply pending database migrations and exit
   user create    create a user (see switchyard user --help)
   version        print the version
@@ -57,6 +59,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
           out: (line) => console.log(line),
           err: (line) => console.error(line),
         });
+      case "worker":
+        await workerCommand(config, log);
+        return -1;
       case "migrate": {
         const host = await createHost(config, log, { seed: false });
         await host.close();

@@ -128,6 +128,9 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     const requeued = reapRequeue.run(t).changes;
     return { requeued, abandoned };
   });
+  const orphans = db.prepare(
+    `UPDATE "Run" SET status = 'queued', leaseOwner = NULL, leaseExpiresAt = NULL WHERE status = 'running'`,
+  );
   const statusOf = db.prepare(`SELECT status FROM "Run" WHERE id = ?`);
   const cancelQueued = db.prepare(
     `UPDATE "Run" SET status = 'cancelled', endedAt = ?, errorCode = 'cancelled', errorMessage = 'cancelled before it started'
@@ -170,6 +173,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
       );
     },
     reap: () => reapTx.immediate(),
+    recoverOrphans: () => orphans.run().changes,
     requestCancel(runId) {
       const row = statusOf.get(runId) as { status: string } | undefined;
       if (!row) return "not_found";

@@ -60,6 +60,11 @@ export interface RunQueue {
   finish(runId: string, workerId: string, outcome: RunOutcome): boolean;
   /** Returns expired leases to the queue; runs that crashed workers too often are failed instead. */
   reap(): { requeued: number; abandoned: number };
+  /**
+   * Called by the process that just took the data-dir lock: nobody else can be running these runs, so
+   * every `running` row is an orphan of a crashed process and goes back to the queue at once.
+   */
+  recoverOrphans(): number;
   requestCancel(runId: string): "cancelled" | "signalled" | "not_found" | "already_finished";
   isCancelRequested(runId: string): boolean;
 }
