@@ -61,7 +61,8 @@ export function createAddressBook(domain: string) {
     resolve(recipient: string, sender: string, declaredSize?: number): Resolution {
       const parts = splitAddress(recipient.toLowerCase());
       if (!parts) return { ok: false, refusal: { kind: "unknown_mailbox" } };
-      if (parts.domain !== ownDomain) return { ok: false, refusal: { kind: "other_domain", domain: parts.domain } };
+      if (parts.domain !== ownDomain)
+        return { ok: false, refusal: { kind: "other_domain", domain: parts.domain } };
       let binding = byLocal.get(parts.local);
       let tag: string | undefined;
       const plus = parts.local.indexOf("+");
@@ -71,8 +72,13 @@ export function createAddressBook(domain: string) {
         tag = recipient.slice(plus + 1, recipient.lastIndexOf("@")) || undefined;
       }
       if (!binding) return { ok: false, refusal: { kind: "unknown_mailbox" } };
-      if (!senderAllowed(binding.allowFrom, sender)) return { ok: false, refusal: { kind: "sender_not_allowed", sender } };
-      if (binding.maxMessageBytes !== undefined && declaredSize !== undefined && declaredSize > binding.maxMessageBytes) {
+      if (!senderAllowed(binding.allowFrom, sender))
+        return { ok: false, refusal: { kind: "sender_not_allowed", sender } };
+      if (
+        binding.maxMessageBytes !== undefined &&
+        declaredSize !== undefined &&
+        declaredSize > binding.maxMessageBytes
+      ) {
         return { ok: false, refusal: { kind: "too_big", limit: binding.maxMessageBytes } };
       }
       return tag === undefined ? { ok: true, binding } : { ok: true, binding, tag };

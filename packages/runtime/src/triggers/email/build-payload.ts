@@ -9,7 +9,10 @@ export interface AttachmentLimits {
   maxTotalAttachmentBytes: number;
 }
 
-export type StoreAttachment = (content: Buffer, meta: { filename: string; contentType: string }) => Promise<string>;
+export type StoreAttachment = (
+  content: Buffer,
+  meta: { filename: string; contentType: string },
+) => Promise<string>;
 
 function flatten(list: EmailAddress[]): EmailAddress[] {
   return list.flatMap((a) => (a.group ? flatten(a.group) : [a]));
@@ -20,21 +23,33 @@ function addresses(header: AddressObject | AddressObject[] | undefined): string[
   return objects.flatMap((o) => flatten(o.value)).flatMap((a) => (a.address ? [a.address] : []));
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** 8-bit header bytes are nearly always UTF-8; anything else is read as Latin-1 rather than mangled. */
+function decodeHeaderBytes(latin1: string): string {
+  try {
+    return strictUtf8.decode(Buffer.from(latin1, "latin1"));
+  } catch {
+    return latin1;
+  }
+}
+
+// RFC 5322 field names: printable ASCII but the colon. Lines mailparser keeps that are not
+// headers at all (no colon, binary junk) are left out.
+const FIELD_NAME = /^[!-9;-~]+$/;
+
 /**
- * Header lines arrive as latin1 strings of the raw bytes; 8-bit header bytes are nearly always
- * UTF-8 in practice, so they are re-read as such. Folding is undone; encoded words are left as
- * sent (the named payload fields carry the decoded values). Built through a Map so that a header
- * named `__proto__` stays a plain key.
+ * Header lines arrive as latin1 strings of the raw bytes. Folding is undone; encoded words are
+ * left as sent (the named payload fields carry the decoded values). A header named `__proto__`
+ * is dropped: no real mail uses it, and downstream code merging payloads must not meet it.
  */
 export function headerRecord(lines: HeaderLines): Record<string, string> {
   const merged = new Map<string, string>();
   for (const { key, line } of lines) {
-    const colon = line.indexOf(":");
-    const raw = colon < 0 ? "" : line.slice(colon + 1);
-    const value = Buffer.from(raw.replace(/\r?\n[ \t]+/g, " "), "latin1")
-      .toString("utf8")
-      .trim();
     const name = key.toLowerCase();
+    if (!FIELD_NAME.test(name) || name === "__proto__") continue;
+    const raw = line.slice(line.indexOf(":") + 1);
+    const value = decodeHeaderBytes(raw.replace(/\r?\n[ \t]+/g, " ")).trim();
     const prior = merged.get(name);
     merged.set(name, prior === undefined ? value : `${prior}\n${value}`);
   }
@@ -62,7 +77,10 @@ export async function storeAttachments(
   const dropped: DroppedAttachment[] = [];
   let total = 0;
   for (const [i, a] of list.entries()) {
-    const meta = { filename: a.filename ?? `attachment-${i + 1}`, contentType: a.contentType || "application/octet-stream" };
+    const meta = {
+      filename: a.filename ?? `attachment-${i + 1}`,
+      contentType: a.contentType || "application/octet-stream",
+    };
     const size = a.content.length;
     if (size > limits.maxAttachmentBytes) {
       dropped.push({ ...meta, size, reason: "attachment_too_large" });

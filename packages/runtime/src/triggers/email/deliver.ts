@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import { type ParsedMail, simpleParser } from "mailparser";
 import type { Logger } from "../../logger";
-import { type AttachmentLimits, type StoreAttachment, sharedPayload, storeAttachments } from "./build-payload";
+import {
+  type AttachmentLimits,
+  type StoreAttachment,
+  sharedPayload,
+  storeAttachments,
+} from "./build-payload";
 import { type EmailBinding, emailRunPayload } from "./payload-schema";
 import { smtpReply } from "./replies";
 
@@ -52,7 +57,12 @@ async function parse(raw: Buffer): Promise<ParsedMail> {
  * the run ids only once every admit has resolved (the runs are durable); any storage or admit
  * failure rejects with a 451 so the sender keeps the message and retries.
  */
-export async function deliver(raw: Buffer, envelopeFrom: string, targets: Target[], deps: DeliverDeps): Promise<string[]> {
+export async function deliver(
+  raw: Buffer,
+  envelopeFrom: string,
+  targets: Target[],
+  deps: DeliverDeps,
+): Promise<string[]> {
   const mail = await parse(raw);
   const digest = createHash("sha256").update(raw).digest("hex");
   const pending = targets.filter((t) => deps.admitted.get(t.binding.flowId, digest) === undefined);

@@ -50,7 +50,9 @@ export const emailBinding = z.object({
     .min(1)
     .max(64)
     .regex(/^[a-z0-9][a-z0-9._+-]*$/i, "use letters, digits and . _ + -"),
-  allowFrom: z.array(z.string().regex(/^([^@\s]+@[^@\s]+|@[^@\s]+)$/, "use an address or @domain")).optional(),
+  allowFrom: z
+    .array(z.string().regex(/^([^@\s]+@[^@\s]+|@[^@\s]+)$/, "use an address or @domain"))
+    .optional(),
   maxMessageBytes: z.number().int().positive().optional(),
 });
 export type EmailBinding = z.infer<typeof emailBinding>;

@@ -87,7 +87,12 @@ describe("SMTP ingress: delivery", () => {
       ["c.bin", 600],
     ]);
     expect(p.droppedAttachments).toEqual([
-      { filename: "big.bin", contentType: "application/octet-stream", size: 1001, reason: "attachment_too_large" },
+      {
+        filename: "big.bin",
+        contentType: "application/octet-stream",
+        size: 1001,
+        reason: "attachment_too_large",
+      },
       { filename: "b.bin", contentType: "application/octet-stream", size: 700, reason: "total_too_large" },
     ]);
     expect([...h.stored.values()].map((s) => s.content.length)).toEqual([900, 600]);
@@ -107,7 +112,9 @@ describe("SMTP ingress: refusals", () => {
   it("refuses another domain with 550 so it is never an open relay", async () => {
     h = await startIngress();
     h.ingress.bind(binding("orders"));
-    const err = await sendError(h.send({ from: "ada@example.com", to: "orders@elsewhere.example", text: "x" }));
+    const err = await sendError(
+      h.send({ from: "ada@example.com", to: "orders@elsewhere.example", text: "x" }),
+    );
     expect(err.responseCode).toBe(550);
     expect(err.response).toMatch(/Relaying denied/);
     const s = await rawSession(h.port);
@@ -124,10 +131,17 @@ describe("SMTP ingress: refusals", () => {
   it("refuses a message over the size limit with 552, announced or not", async () => {
     h = await startIngress({ maxMessageBytes: 20_000 });
     h.ingress.bind(binding("orders"));
-    const err = await sendError(h.send({ from: "ada@example.com", to: `orders@${DOMAIN}`, text: "x".repeat(30_000) }));
+    const err = await sendError(
+      h.send({ from: "ada@example.com", to: `orders@${DOMAIN}`, text: "x".repeat(30_000) }),
+    );
     expect(err.responseCode).toBe(552);
     // without a SIZE parameter the limit is found while reading DATA
-    const raw = await rawSend(h.port, "ada@example.com", [`orders@${DOMAIN}`], Buffer.from(`Subject: big\n\n${"y".repeat(30_000)}`));
+    const raw = await rawSend(
+      h.port,
+      "ada@example.com",
+      [`orders@${DOMAIN}`],
+      Buffer.from(`Subject: big\n\n${"y".repeat(30_000)}`),
+    );
     expect(raw.end?.code).toBe(552);
     const s = await rawSession(h.port);
     await s.command("EHLO client.test");
@@ -145,7 +159,12 @@ describe("SMTP ingress: refusals", () => {
     const rcpt = await s.command(`RCPT TO:<small@${DOMAIN}>`);
     expect(rcpt).toEqual({ code: 552, text: expect.stringMatching(/limit is 2048 bytes/) });
     s.destroy();
-    const raw = await rawSend(h.port, "ada@example.com", [`small@${DOMAIN}`], Buffer.from(`Subject: big\n\n${"z".repeat(5000)}`));
+    const raw = await rawSend(
+      h.port,
+      "ada@example.com",
+      [`small@${DOMAIN}`],
+      Buffer.from(`Subject: big\n\n${"z".repeat(5000)}`),
+    );
     expect(raw.end?.code).toBe(552);
     expect(h.admitted).toEqual([]);
   });
@@ -153,7 +172,11 @@ describe("SMTP ingress: refusals", () => {
   it("answers 452 past the recipient limit and delivers to the recipients accepted so far", async () => {
     h = await startIngress({ maxRecipients: 2 });
     for (const l of ["a", "b", "c"]) h.ingress.bind(binding(l));
-    const info = await h.send({ from: "ada@example.com", to: ["a", "b", "c"].map((l) => `${l}@${DOMAIN}`), text: "x" });
+    const info = await h.send({
+      from: "ada@example.com",
+      to: ["a", "b", "c"].map((l) => `${l}@${DOMAIN}`),
+      text: "x",
+    });
     const rejected = (info as unknown as { rejectedErrors: { responseCode: number }[] }).rejectedErrors;
     expect(info.rejected).toEqual([`c@${DOMAIN}`]);
     expect(rejected.map((e) => e.responseCode)).toEqual([452]);
@@ -192,9 +215,13 @@ describe("SMTP ingress: address map", () => {
       "e-mail address orders@mail.test is already used by flow flow-orders",
     );
     h.ingress.bind({ ...binding("sales"), flowId: "flow-orders" }); // a flow re-binds to a new address
-    expect((await sendError(h.send({ from: "a@example.com", to: `orders@${DOMAIN}`, text: "x" }))).responseCode).toBe(550);
+    expect(
+      (await sendError(h.send({ from: "a@example.com", to: `orders@${DOMAIN}`, text: "x" }))).responseCode,
+    ).toBe(550);
     h.ingress.unbind("flow-orders");
-    expect((await sendError(h.send({ from: "a@example.com", to: `sales@${DOMAIN}`, text: "x" }))).responseCode).toBe(550);
+    expect(
+      (await sendError(h.send({ from: "a@example.com", to: `sales@${DOMAIN}`, text: "x" }))).responseCode,
+    ).toBe(550);
     expect(h.admitted).toEqual([]);
   });
 

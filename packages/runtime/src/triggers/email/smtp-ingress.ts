@@ -55,15 +55,26 @@ export function createSmtpIngress(o: SmtpIngressOptions) {
     for (const rcpt of session.envelope.rcptTo) {
       const r = book.resolve(rcpt.address, sender(session));
       if (r.ok && !byFlow.has(r.binding.flowId)) {
-        byFlow.set(r.binding.flowId, { binding: r.binding, recipient: rcpt.address, ...(r.tag ? { tag: r.tag } : {}) });
+        byFlow.set(r.binding.flowId, {
+          binding: r.binding,
+          recipient: rcpt.address,
+          ...(r.tag ? { tag: r.tag } : {}),
+        });
       }
     }
     return [...byFlow.values()];
   };
 
-  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, done: (err?: Error | null, message?: string) => void) => {
+  const onData = (
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    done: (err?: Error | null, message?: string) => void,
+  ) => {
     const targets = targetsOf(session);
-    const limit = Math.min(maxMessageBytes, ...targets.map((t) => t.binding.maxMessageBytes ?? maxMessageBytes));
+    const limit = Math.min(
+      maxMessageBytes,
+      ...targets.map((t) => t.binding.maxMessageBytes ?? maxMessageBytes),
+    );
     const chunks: Buffer[] = [];
     let bytes = 0;
     // past the limit the rest is drained, not kept: memory stays bounded by the limit
@@ -109,17 +120,31 @@ export function createSmtpIngress(o: SmtpIngressOptions) {
         if (session.envelope.rcptTo.length >= maxRecipients) {
           return cb(smtpReply(452, `4.5.3 Too many recipients: at most ${maxRecipients} per message`));
         }
-        const from = session.envelope.mailFrom;
-        const declared = Number(from && from.args ? from.args.SIZE : Number.NaN);
-        const r = book.resolve(address.address, sender(session), Number.isFinite(declared) ? declared : undefined);
+        const args = session.envelope.mailFrom === false ? false : session.envelope.mailFrom.args;
+        const declared = args === false ? Number.NaN : Number(args.SIZE);
+        const r = book.resolve(
+          address.address,
+          sender(session),
+          Number.isFinite(declared) ? declared : undefined,
+        );
         if (r.ok) return cb();
-        log.info({ recipient: address.address, sender: sender(session), refusal: r.refusal.kind }, "refused an e-mail recipient");
+        log.info(
+          { recipient: address.address, sender: sender(session), refusal: r.refusal.kind },
+          "refused an e-mail recipient",
+        );
         cb(refusalReply(r.refusal, address.address, o.domain));
       },
       onData,
     });
 
-  const supervisor = createListenerSupervisor({ host: o.host, port: o.port, newServer, log, now: o.now, onHealth: o.onHealth });
+  const supervisor = createListenerSupervisor({
+    host: o.host,
+    port: o.port,
+    newServer,
+    log,
+    now: o.now,
+    onHealth: o.onHealth,
+  });
 
   return {
     start: supervisor.start,

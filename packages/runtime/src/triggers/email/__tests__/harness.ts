@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import nodemailer, { type SendMailOptions } from "nodemailer";
 import pino from "pino";
 import { type EmailBinding, type EmailRunPayload, emailRunPayload } from "../payload-schema";
 import { type SmtpIngressOptions, createSmtpIngress } from "../smtp-ingress";
@@ -40,7 +40,7 @@ export async function startIngress(overrides: Partial<SmtpIngressOptions> = {}) 
     admitted,
     stored,
     logs,
-    send: (mail: nodemailer.SendMailOptions) => transport.sendMail(mail),
+    send: (mail: SendMailOptions) => transport.sendMail(mail),
     async close() {
       transport.close();
       await ingress.stop();
@@ -49,7 +49,9 @@ export async function startIngress(overrides: Partial<SmtpIngressOptions> = {}) 
 }
 
 /** Resolves with the error nodemailer rejected with, failing when the send succeeded. */
-export async function sendError(p: Promise<unknown>): Promise<Error & { responseCode?: number; response?: string }> {
+export async function sendError(
+  p: Promise<unknown>,
+): Promise<Error & { responseCode?: number; response?: string }> {
   try {
     await p;
   } catch (err) {

@@ -60,7 +60,9 @@ export async function rawSession(port: number) {
     data(body: Buffer): Promise<Reply> {
       const text = body.toString("latin1").replace(/\r?\n/g, "\r\n");
       const stuffed = text.replace(/^\./gm, "..");
-      socket.write(Buffer.from(`${stuffed}${stuffed.endsWith("\r\n") || stuffed === "" ? "" : "\r\n"}.\r\n`, "latin1"));
+      socket.write(
+        Buffer.from(`${stuffed}${stuffed.endsWith("\r\n") || stuffed === "" ? "" : "\r\n"}.\r\n`, "latin1"),
+      );
       return next();
     },
     write: (bytes: string | Buffer) => socket.write(bytes),
