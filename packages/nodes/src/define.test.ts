@@ -33,10 +33,11 @@ describe("defineNode", () => {
       .execute({ config: { n: "2" } as never, input: [], ctx: fakeCtx() })
       .catch((e) => e);
     expect(err).toBeInstanceOf(NodeError);
-    expect(err.toJSON()).toEqual({
+    expect(err.toInfo()).toEqual({
       code: "config_invalid",
       message: "config.n: Invalid input: expected number, received string",
       nodeId: "n1",
+      field: "n",
       retryable: false,
     });
   });

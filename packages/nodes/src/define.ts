@@ -32,6 +32,7 @@ export function parseConfig<S extends z.ZodType>(schema: S, config: unknown, nod
       nodeId,
       retryable: false,
       cause: parsed.error,
+      field: parsed.error.issues[0]?.path.map(String).join("."),
     });
   }
   return parsed.data;

@@ -13,7 +13,15 @@ export {
   type TriggerSpec,
 } from "./define";
 export { sendEmailNode } from "./email/send";
-export { isNodeError, NodeError, type NodeErrorCode, type NodeErrorOptions } from "./errors";
+export {
+  isNodeError,
+  NodeError,
+  type NodeErrorCode,
+  type NodeErrorOptions,
+  NonRetryableError,
+  notConfigured,
+  toNodeError,
+} from "./errors";
 export { type CallDepthContext, callNode } from "./flow/call";
 export { mergeNode } from "./flow/merge";
 export { noopNode } from "./flow/noop";

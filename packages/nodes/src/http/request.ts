@@ -230,8 +230,6 @@ async function withRetries(
 }
 
 function withNode(err: unknown, nodeId: string): unknown {
-  if (err instanceof NodeError && !err.nodeId) {
-    return new NodeError(err.code, err.message, { nodeId, retryable: err.retryable, cause: err.cause });
-  }
+  if (err instanceof NodeError) err.nodeId ??= nodeId;
   return err;
 }
