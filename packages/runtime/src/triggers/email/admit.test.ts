@@ -67,6 +67,11 @@ describe("SMTP ingress: durable admission", () => {
     const info = await h.send({ envelope: { from: both.from, to: both.to }, raw });
     expect(info.response).toMatch(/queued as run-1,run-2/);
     expect(runs).toEqual(["flow-orders", "flow-support"]);
+    // a sender that retries once more (its 250 got lost) gets the same runs, not new ones
+    expect((await h.send({ envelope: { from: both.from, to: both.to }, raw })).response).toMatch(
+      /queued as run-1,run-2/,
+    );
+    expect(runs).toEqual(["flow-orders", "flow-support"]);
   });
 
   it("answers 451 when an attachment cannot be stored", async () => {

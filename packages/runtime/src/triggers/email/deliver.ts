@@ -66,6 +66,10 @@ export async function deliver(
   const mail = await parse(raw);
   const digest = createHash("sha256").update(raw).digest("hex");
   const pending = targets.filter((t) => deps.admitted.get(t.binding.flowId, digest) === undefined);
+  if (pending.length < targets.length) {
+    const done = targets.filter((t) => !pending.includes(t)).map((t) => t.binding.flowId);
+    deps.log.info({ flows: done }, "e-mail already admitted for these flows; not admitted again");
+  }
   if (pending.length > 0) {
     let attachments: Awaited<ReturnType<typeof storeAttachments>>;
     try {

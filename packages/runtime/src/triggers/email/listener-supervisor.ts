@@ -55,7 +55,9 @@ export function createListenerSupervisor(o: SupervisorOptions) {
   const listen = (): Promise<SMTPServer> =>
     new Promise((resolve, reject) => {
       const server = o.newServer();
-      server.on("error", (err: Error) => o.log.warn({ err }, "SMTP connection error"));
+      // smtp-server re-emits every socket and listener error here; without a listener each would
+      // throw. Listener failures are handled below on the net.Server itself.
+      server.on("error", (err: Error) => o.log.warn({ err }, "SMTP server error"));
       const refused = (err: Error) => {
         server.close(() => {});
         reject(err);
