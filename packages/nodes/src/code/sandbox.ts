@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { NodeError } from "../errors";
@@ -20,17 +21,68 @@ export interface SandboxOptions {
 const HARD_KILL_GRACE_MS = 1000;
 
 const qjsPath = createRequire(import.meta.url).resolve("quickjs-emscripten");
+const wasmPath = createRequire(qjsPath).resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+
+/** The slice of the WebAssembly API used here (the project's TS lib set does not declare it). */
+type WasmModule = { readonly __brand?: "WebAssembly.Module" };
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+
+/** The QuickJS wasm, compiled once per process and handed to each worker (Modules clone cheaply). */
+let compiled: Promise<WasmModule> | undefined;
+const wasmModule = () => {
+  compiled ??= readFile(wasmPath).then((bytes) => WebAssembly.compile(bytes));
+  return compiled;
+};
+
+function spawn(): Worker {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    env: {},
+    workerData: { qjsPath },
+    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+  // A spare that dies before use is simply replaced.
+  worker.on("error", () => {
+    if (spare === worker) spare = undefined;
+  });
+  return worker;
+}
+
+/**
+ * Workers are single-use (no state survives between runs); one spare is kept booted so a run
+ * does not wait for a thread to start. It is unref'd: it never keeps the process alive.
+ */
+let spare: Worker | undefined;
+function takeWorker(): Worker {
+  const worker = spare ?? spawn();
+  spare = spawn();
+  worker.ref();
+  return worker;
+}
 
 type DoneMessage =
   | { type: "done"; ok: true; output: string }
-  | { type: "done"; ok: false; kind: "timeout" | "memory" | "error" | "output"; message: string };
+  | {
+      type: "done";
+      ok: false;
+      kind: "timeout" | "memory" | "error" | "output" | "internal";
+      message: string;
+    };
 type WorkerMessage = DoneMessage | { type: "log"; level: "info" | "warn" | "error"; message: string };
 
 /**
  * Runs user JavaScript in QuickJS inside a fresh worker thread and returns what it returned,
  * parsed from JSON. The worker gets an empty environment and is always terminated afterwards.
  */
-export function runSandbox(opts: SandboxOptions): Promise<unknown> {
+export async function runSandbox(opts: SandboxOptions): Promise<unknown> {
+  const module = await wasmModule();
+  return runInWorker(opts, module);
+}
+
+function runInWorker(opts: SandboxOptions, module: WasmModule): Promise<unknown> {
   const { nodeId } = opts;
   const fail = (code: "timeout" | "sandbox_failed" | "cancelled", message: string) =>
     new NodeError(code, message, { nodeId, retryable: false });
@@ -39,21 +91,15 @@ export function runSandbox(opts: SandboxOptions): Promise<unknown> {
 
   return new Promise((resolve, reject) => {
     if (opts.signal.aborted) return reject(fail("cancelled", "code run cancelled"));
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      env: {},
-      workerData: {
-        qjsPath,
-        code: opts.code,
-        inputJson: JSON.stringify(opts.input),
-        timeoutMs: opts.timeoutMs,
-        memoryBytes: opts.memoryMb * 1024 * 1024,
-        maxOutputBytes: opts.maxOutputBytes ?? 10 * 1024 * 1024,
-        maxLogLines: opts.maxLogLines ?? 200,
-      },
-      resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-      stdout: true,
-      stderr: true,
+    const worker = takeWorker();
+    worker.postMessage({
+      wasmModule: module,
+      code: opts.code,
+      inputJson: JSON.stringify(opts.input),
+      timeoutMs: opts.timeoutMs,
+      memoryBytes: opts.memoryMb * 1024 * 1024,
+      maxOutputBytes: opts.maxOutputBytes ?? 10 * 1024 * 1024,
+      maxLogLines: opts.maxLogLines ?? 200,
     });
     let settled = false;
     const finish = (err: NodeError | null, value?: unknown) => {
@@ -81,6 +127,8 @@ export function runSandbox(opts: SandboxOptions): Promise<unknown> {
       }
       if (msg.kind === "timeout") finish(timeoutError());
       else if (msg.kind === "memory") finish(memoryError());
+      else if (msg.kind === "internal")
+        finish(new NodeError("internal", `sandbox failed: ${msg.message}`, { nodeId }));
       else if (msg.kind === "output") finish(fail("sandbox_failed", `code ${msg.message}`));
       else finish(fail("sandbox_failed", `code threw ${msg.message}`));
     });

@@ -9,7 +9,9 @@
  */
 export const WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require("node:worker_threads");
-const { qjsPath, code, inputJson, timeoutMs, memoryBytes, maxOutputBytes, maxLogLines } = workerData;
+const { qjsPath } = workerData;
+// Loaded while the worker waits as a spare, so a run pays only for its own work.
+const { newQuickJSWASMModule, newVariant, RELEASE_SYNC } = require(qjsPath);
 
 // The VM's own helpers: console → one host function taking strings only; items → parsed in-VM.
 const PRELUDE = [
@@ -29,8 +31,10 @@ function fail(kind, message) {
   parentPort.postMessage({ type: "done", ok: false, kind, message });
 }
 
+// Per job (a worker runs one): the wasm memory, its size before the user's code, and the limit.
 let memory;
 let baselineBytes = 0;
+let limitBytes = 0;
 
 function describeError(vm, handle) {
   const e = vm.dump(handle);
@@ -38,7 +42,7 @@ function describeError(vm, handle) {
   // throw null too; tell them apart by how far the wasm heap (which never shrinks) has grown.
   if (e === null || e === undefined) {
     const grown = memory.buffer.byteLength - baselineBytes;
-    if (grown >= memoryBytes / 2) return { message: "out of memory", text: "out of memory" };
+    if (grown >= limitBytes / 2) return { message: "out of memory", text: "out of memory" };
     return { message: "the value " + String(e), text: String(e) };
   }
   if (e && typeof e === "object") {
@@ -51,12 +55,17 @@ function describeError(vm, handle) {
   return { message: "threw " + JSON.stringify(e), text: String(e) };
 }
 
-(async () => {
-  const { newQuickJSWASMModule, newVariant, RELEASE_SYNC } = require(qjsPath);
+// One job per worker: the host sends it, then terminates the worker when it answers.
+parentPort.once("message", (job) => {
+  run(job).catch((err) => fail("internal", String(err && err.message)));
+});
+
+async function run({ wasmModule, code, inputJson, timeoutMs, memoryBytes, maxOutputBytes, maxLogLines }) {
   // 16 MiB of headroom over the JS heap limit for QuickJS's own structures.
   const pages = Math.ceil((memoryBytes + 16 * 1024 * 1024) / 65536);
+  limitBytes = memoryBytes;
   memory = new WebAssembly.Memory({ initial: 256, maximum: Math.max(256, pages) });
-  const QuickJS = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+  const QuickJS = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory, wasmModule }));
   const rt = QuickJS.newRuntime();
   rt.setMemoryLimit(memoryBytes);
   rt.setMaxStackSize(512 * 1024);
@@ -117,5 +126,5 @@ function describeError(vm, handle) {
   vm.dispose();
   rt.dispose();
   parentPort.postMessage({ type: "done", ok: true, output: out });
-})().catch((err) => fail("memory", String(err && err.message)));
+}
 `;
