@@ -67,7 +67,8 @@ export class NodeError extends Error {
     if (this.field !== undefined) info.field = this.field;
     if (this.itemIndex !== undefined) info.itemIndex = this.itemIndex;
     // Bugs keep their stack so they can be logged as crashes; user mistakes do not need one.
-    if (this.code === "internal" && this.cause instanceof Error && this.cause.stack) info.stack = this.cause.stack;
+    if (this.code === "internal" && this.cause instanceof Error && this.cause.stack)
+      info.stack = this.cause.stack;
     return info;
   }
 }

@@ -28,7 +28,10 @@ interface Fixture {
 const dir = join(import.meta.dirname, "fixtures");
 const fixtures = readdirSync(dir)
   .filter((f) => f.endsWith(".json"))
-  .map((f) => ({ name: f.replace(/\.json$/, ""), fx: JSON.parse(readFileSync(join(dir, f), "utf8")) as Fixture }));
+  .map((f) => ({
+    name: f.replace(/\.json$/, ""),
+    fx: JSON.parse(readFileSync(join(dir, f), "utf8")) as Fixture,
+  }));
 
 describe("fixture flows", () => {
   it("has the fixtures the executor promises to cover", () => {
@@ -36,7 +39,14 @@ describe("fixture flows", () => {
     for (const required of ["branch", "join", "per-item", "merge", "retry-then-success", "retry-exhausted"]) {
       expect(names).toContain(required);
     }
-    for (const required of ["on-error-route", "on-error-continue", "on-error-stop", "timeout", "cancel", "loop-cap"]) {
+    for (const required of [
+      "on-error-route",
+      "on-error-continue",
+      "on-error-stop",
+      "timeout",
+      "cancel",
+      "loop-cap",
+    ]) {
       expect(names).toContain(required);
     }
   });
@@ -74,8 +84,10 @@ describe("fixture flows", () => {
         expect(counts).toMatchObject(want.stepCount);
       }
       for (const [id, n] of Object.entries(want.attempts ?? {})) expect(byId[id]?.attempt).toBe(n);
-      for (const [id, code] of Object.entries(want.stepErrors ?? {})) expect(byId[id]?.error?.code).toBe(code);
-      for (const [id, outputs] of Object.entries(want.stepOutputs ?? {})) expect(byId[id]?.outputs).toEqual(outputs);
+      for (const [id, code] of Object.entries(want.stepErrors ?? {}))
+        expect(byId[id]?.error?.code).toBe(code);
+      for (const [id, outputs] of Object.entries(want.stepOutputs ?? {}))
+        expect(byId[id]?.outputs).toEqual(outputs);
       if (want.output !== undefined) expect(result.output).toEqual(want.output);
       // Every step the result reports was checkpointed, latest record last.
       const saved = store.all(result.runId);

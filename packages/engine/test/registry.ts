@@ -6,7 +6,11 @@ import { z } from "zod";
 import type { AnyNodeType, Item, NodeDefinition, NodeRegistry, TriggerDefinition } from "../src/contract";
 import { NodeError, NonRetryableError } from "../src/errors";
 
-function action<S extends z.ZodType>(def: Omit<NodeDefinition<S>, "kind" | "title" | "description" | "category" | "icon" | "inputs"> & { inputs?: readonly string[] }): NodeDefinition {
+function action<S extends z.ZodType>(
+  def: Omit<NodeDefinition<S>, "kind" | "title" | "description" | "category" | "icon" | "inputs"> & {
+    inputs?: readonly string[];
+  },
+): NodeDefinition {
   return {
     kind: "action",
     title: def.type,
@@ -157,13 +161,15 @@ export function createTestRegistry(): TestRegistry {
       ports: ["loop", "done"],
       runMode: "once",
       loop: true,
-      config: z.object({ times: z.int().min(0) }),
+      config: z.object({ times: z.int().min(0), key: z.string().default("iteration") }),
       example: { times: 2 },
       execute: async ({ config, input, ctx }) => {
         count(ctx.nodeId);
-        const iteration = Number(input[0]?.json.iteration ?? 0);
+        const iteration = Number(input[0]?.json[config.key] ?? 0);
         if (iteration >= config.times) return { outputs: { done: input } as Record<string, Item[]> };
-        return { outputs: { loop: input.map((i): Item => ({ json: { ...i.json, iteration: iteration + 1 } })) } };
+        return {
+          outputs: { loop: input.map((i): Item => ({ json: { ...i.json, [config.key]: iteration + 1 } })) },
+        };
       },
     }),
     action({

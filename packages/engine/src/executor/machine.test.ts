@@ -10,7 +10,10 @@ const graphOf = (nodes: object[], edges: [string, string, string?][], settings?:
   compileGraph(
     FlowDefinition.parse({
       nodes: nodes.map((n) => ({ typeVersion: 1, config: {}, ...n })),
-      edges: edges.map(([a, b, port]) => ({ from: { node: a, port: port ?? "main" }, to: { node: b, port: "main" } })),
+      edges: edges.map(([a, b, port]) => ({
+        from: { node: a, port: port ?? "main" },
+        to: { node: b, port: "main" },
+      })),
       ...(settings ? { settings } : {}),
     }),
     registry,
@@ -25,9 +28,17 @@ const slow = (id: string, extra: object = {}) => ({ id, type: "test.slow", confi
 
 describe("executor state machine", () => {
   it("records the trigger and executes its successors up to the concurrency limit", () => {
-    const g = graphOf([trigger, slow("a"), slow("b"), slow("c")], [["t", "a"], ["t", "b"], ["t", "c"]], {
-      concurrency: 2,
-    });
+    const g = graphOf(
+      [trigger, slow("a"), slow("b"), slow("c")],
+      [
+        ["t", "a"],
+        ["t", "b"],
+        ["t", "c"],
+      ],
+      {
+        concurrency: 2,
+      },
+    );
     const state = createRunState(g);
     const { effects } = step(g, state, { type: "start", triggerItems: [{ json: { x: 1 } }] });
     expect(kinds(effects)).toEqual(["record:t", "execute:a", "execute:b"]);
@@ -44,12 +55,23 @@ describe("executor state machine", () => {
     const error = { code: "http_failed" as const, message: "503", retryable: true };
     const first = step(g, state, { type: "nodeFailed", nodeId: "a", visit: 1, error, at: 0, rand: 1 });
     expect(first.effects).toEqual([
-      expect.objectContaining({ type: "record", step: expect.objectContaining({ status: "failed", retryAt: "1970-01-01T00:00:00.150Z" }) }),
+      expect.objectContaining({
+        type: "record",
+        step: expect.objectContaining({ status: "failed", retryAt: "1970-01-01T00:00:00.150Z" }),
+      }),
       { type: "scheduleRetry", nodeId: "a", visit: 1, attempt: 2, at: "1970-01-01T00:00:00.150Z" },
     ]);
-    expect(kinds(step(g, state, { type: "timerFired", nodeId: "a", visit: 1 }).effects)).toEqual(["execute:a"]);
+    expect(kinds(step(g, state, { type: "timerFired", nodeId: "a", visit: 1 }).effects)).toEqual([
+      "execute:a",
+    ]);
     const second = step(g, state, { type: "nodeFailed", nodeId: "a", visit: 1, error, at: 1000, rand: 0 });
-    expect(second.effects[1]).toEqual({ type: "scheduleRetry", nodeId: "a", visit: 1, attempt: 3, at: "1970-01-01T00:00:01.200Z" });
+    expect(second.effects[1]).toEqual({
+      type: "scheduleRetry",
+      nodeId: "a",
+      visit: 1,
+      attempt: 3,
+      at: "1970-01-01T00:00:01.200Z",
+    });
   });
 
   it("does not retry a non-retryable error and fails the run", () => {
@@ -63,7 +85,13 @@ describe("executor state machine", () => {
   });
 
   it("aborts nodes in flight on cancel and ignores their late results", () => {
-    const g = graphOf([trigger, slow("a"), slow("b")], [["t", "a"], ["t", "b"]]);
+    const g = graphOf(
+      [trigger, slow("a"), slow("b")],
+      [
+        ["t", "a"],
+        ["t", "b"],
+      ],
+    );
     const state = createRunState(g);
     step(g, state, { type: "start", triggerItems: [{ json: {} }] });
     const { effects } = step(g, state, { type: "cancel" });
@@ -73,26 +101,58 @@ describe("executor state machine", () => {
   });
 
   it("parks a node with a future wait and finishes the slice as waiting", () => {
-    const g = graphOf([trigger, slow("a"), slow("b")], [["t", "a"], ["a", "b"]]);
+    const g = graphOf(
+      [trigger, slow("a"), slow("b")],
+      [
+        ["t", "a"],
+        ["a", "b"],
+      ],
+    );
     const state = createRunState(g);
     step(g, state, { type: "start", triggerItems: [{ json: {} }] });
     const until = "2030-01-01T00:00:00.000Z";
-    const { effects } = step(g, state, { type: "nodeWaiting", nodeId: "a", visit: 1, until, outputs: { main: [{ json: {} }] }, at: 0 });
+    const { effects } = step(g, state, {
+      type: "nodeWaiting",
+      nodeId: "a",
+      visit: 1,
+      until,
+      outputs: { main: [{ json: {} }] },
+      at: 0,
+    });
     expect(kinds(effects)).toEqual(["record:a", "wait:a", "finish"]);
     expect(effects[2]).toEqual({ type: "finish", status: "waiting", resumeAt: until });
   });
 
   it("treats a wait that already ended as success", () => {
-    const g = graphOf([trigger, slow("a"), slow("b")], [["t", "a"], ["a", "b"]]);
+    const g = graphOf(
+      [trigger, slow("a"), slow("b")],
+      [
+        ["t", "a"],
+        ["a", "b"],
+      ],
+    );
     const state = createRunState(g);
     step(g, state, { type: "start", triggerItems: [{ json: {} }] });
     const until = "1970-01-01T00:00:00.000Z";
-    const { effects } = step(g, state, { type: "nodeWaiting", nodeId: "a", visit: 1, until, outputs: { main: [{ json: {} }] }, at: 5 });
+    const { effects } = step(g, state, {
+      type: "nodeWaiting",
+      nodeId: "a",
+      visit: 1,
+      until,
+      outputs: { main: [{ json: {} }] },
+      at: 5,
+    });
     expect(kinds(effects)).toEqual(["record:a", "execute:b"]);
   });
 
   it("gives each extra branch fed by one port its own copy of the items", () => {
-    const g = graphOf([trigger, slow("a"), slow("b")], [["t", "a"], ["t", "b"]]);
+    const g = graphOf(
+      [trigger, slow("a"), slow("b")],
+      [
+        ["t", "a"],
+        ["t", "b"],
+      ],
+    );
     const state = createRunState(g);
     const items = [{ json: { x: 1 } }];
     const { effects } = step(g, state, { type: "start", triggerItems: items });

@@ -2,7 +2,14 @@
  * One attempt of one node: resolve config expressions (once, or per item), parse the config with the
  * type's schema, call `execute`, and check what came back. Every failure becomes a NodeError here.
  */
-import type { ExpressionEvaluator, Item, NodeContext, NodeDefinition, NodeResult, RunInfo } from "../contract";
+import type {
+  ExpressionEvaluator,
+  Item,
+  NodeContext,
+  NodeDefinition,
+  NodeResult,
+  RunInfo,
+} from "../contract";
 import { NodeError, NonRetryableError, toNodeError } from "../errors";
 import { hasExpressions, resolveConfig } from "../expressions/resolve";
 import type { FlowNode } from "../flow/schema";
@@ -41,13 +48,17 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
       const result = await def.execute({ config: parsed, input, ctx: args.ctx });
       return normalise(result, def, node.id, {});
     } catch (err) {
-      return { kind: "error", error: toNodeError(err, node.id), partial: { outputs: {}, failedItems: input } };
+      return {
+        kind: "error",
+        error: toNodeError(err, node.id),
+        partial: { outputs: {}, failedItems: input },
+      };
     }
   }
 
   // Per item: a config without expressions is parsed once for all items.
   let shared: unknown;
-  const dynamic = hasExpressions(config);
+  const dynamic = isDynamic(config);
   const outputs: Record<string, Item[]> = {};
   const failedItems: Item[] = [];
   let firstError: NodeError | undefined;
@@ -75,21 +86,48 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
   return until === undefined ? { kind: "ok", outputs } : { kind: "wait", until, outputs };
 }
 
-async function prepareConfig(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
-  const resolved = await resolveConfig(config, scope, { evaluator: args.evaluator, nodeId: args.node.id });
+// Whether a config object holds expressions, remembered per (immutable) flow config object.
+const dynamicConfigs = new WeakMap<object, boolean>();
+function isDynamic(config: unknown): boolean {
+  if (config === null || typeof config !== "object") return hasExpressions(config);
+  let known = dynamicConfigs.get(config);
+  if (known === undefined) {
+    known = hasExpressions(config);
+    dynamicConfigs.set(config, known);
+  }
+  return known;
+}
+
+async function prepareConfig(
+  args: NodeRunArgs,
+  config: unknown,
+  scope: Record<string, unknown>,
+): Promise<unknown> {
+  const resolved = isDynamic(config)
+    ? await resolveConfig(config, scope, { evaluator: args.evaluator, nodeId: args.node.id })
+    : config;
   const parsed = args.def.config.safeParse(resolved);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0]!;
   const field = first.path.map(String).join(".");
   const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
-  throw new NonRetryableError("config_invalid", `node "${args.node.id}" field "${field || "(config)"}": ${first.message}${more}`, {
-    nodeId: args.node.id,
-    field,
-  });
+  throw new NonRetryableError(
+    "config_invalid",
+    `node "${args.node.id}" field "${field || "(config)"}": ${first.message}${more}`,
+    {
+      nodeId: args.node.id,
+      field,
+    },
+  );
 }
 
 /** Checks a node's answer and merges its items into `into` by port. */
-function normalise(result: NodeResult, def: NodeDefinition, nodeId: string, into: Record<string, Item[]>): NodeOutcome {
+function normalise(
+  result: NodeResult,
+  def: NodeDefinition,
+  nodeId: string,
+  into: Record<string, Item[]>,
+): NodeOutcome {
   if (result === null || typeof result !== "object") {
     return { kind: "error", error: bug(nodeId, "execute returned no result") };
   }
@@ -97,7 +135,12 @@ function normalise(result: NodeResult, def: NodeDefinition, nodeId: string, into
     if (!def.ports.includes(port)) return bug(nodeId, `execute answered on undeclared port "${port}"`);
     if (!Array.isArray(items)) return bug(nodeId, `execute returned non-array items for port "${port}"`);
     for (const it of items) {
-      if (it === null || typeof it !== "object" || typeof (it as Item).json !== "object" || (it as Item).json === null) {
+      if (
+        it === null ||
+        typeof it !== "object" ||
+        typeof (it as Item).json !== "object" ||
+        (it as Item).json === null
+      ) {
         return bug(nodeId, "execute returned an item without a json object");
       }
     }

@@ -7,7 +7,12 @@ import { type RunFlowOptions, type RunProgressEvent, runFlow } from "./run-flow"
 import { InMemoryStepStore } from "./step-store";
 import type { StepRecord } from "./types";
 
-const run = (id = "r1") => ({ id, flowId: "f1", startedAt: "2029-06-01T00:00:00.000Z", channel: "manual" as const });
+const run = (id = "r1") => ({
+  id,
+  flowId: "f1",
+  startedAt: "2029-06-01T00:00:00.000Z",
+  channel: "manual" as const,
+});
 const flowOf = (nodes: object[], edges: [string, string, string?][], settings: object = {}) =>
   FlowDefinition.parse({
     nodes: [{ id: "t", type: "test.trigger" }, ...nodes].map((n) => ({
@@ -15,7 +20,10 @@ const flowOf = (nodes: object[], edges: [string, string, string?][], settings: o
       config: {},
       ...n,
     })),
-    edges: edges.map(([a, b, port]) => ({ from: { node: a, port: port ?? "main" }, to: { node: b, port: "main" } })),
+    edges: edges.map(([a, b, port]) => ({
+      from: { node: a, port: port ?? "main" },
+      to: { node: b, port: "main" },
+    })),
     settings: { timezone: "UTC", maxRunMs: 10_000, concurrency: 4, ...settings },
   });
 const set = (id: string, values: object = {}) => ({ id, type: "test.set", config: { values } });
@@ -29,7 +37,13 @@ describe("runFlow", () => {
   it("refuses an invalid flow before running anything", async () => {
     const registry = createTestRegistry();
     const store = new InMemoryStepStore();
-    const flow = flowOf([set("a")], [["t", "a"], ["a", "ghost"]]);
+    const flow = flowOf(
+      [set("a")],
+      [
+        ["t", "a"],
+        ["a", "ghost"],
+      ],
+    );
     const result = await exec(registry, { flow, stepStore: store });
     expect(result).toEqual({
       runId: "r1",
@@ -45,7 +59,11 @@ describe("runFlow", () => {
     for (const concurrency of [2, 4]) {
       const registry = createTestRegistry();
       const slow = ["a", "b", "c", "d"].map((id) => ({ id, type: "test.slow", config: { ms: 15 } }));
-      const flow = flowOf(slow, slow.map((n) => ["t", n.id] as [string, string]), { concurrency });
+      const flow = flowOf(
+        slow,
+        slow.map((n) => ["t", n.id] as [string, string]),
+        { concurrency },
+      );
       const result = await exec(registry, { flow });
       expect(result.status).toBe("succeeded");
       expect(registry.maxConcurrent).toBe(concurrency);
@@ -54,7 +72,10 @@ describe("runFlow", () => {
 
   it("fails a node whose resolved config breaks its schema, without retrying it", async () => {
     const registry = createTestRegistry();
-    const flow = flowOf([{ id: "s", type: "test.slow", config: { ms: "=item.x" }, retry: { maxAttempts: 3, delayMs: 1 } }], [["t", "s"]]);
+    const flow = flowOf(
+      [{ id: "s", type: "test.slow", config: { ms: "=item.x" }, retry: { maxAttempts: 3, delayMs: 1 } }],
+      [["t", "s"]],
+    );
     const result = await exec(registry, { flow, trigger: { x: "soon" } });
     expect(result.error).toEqual({
       code: "config_invalid",
@@ -78,8 +99,14 @@ describe("runFlow", () => {
   it("lets expressions read earlier nodes' outputs and the run", async () => {
     const registry = createTestRegistry();
     const flow = flowOf(
-      [set("a", { y: 2 }), set("b", { fromA: "=nodes.a.item.y", all: "=$count(nodes.a.items)", runId: "=run.id" })],
-      [["t", "a"], ["a", "b"]],
+      [
+        set("a", { y: 2 }),
+        set("b", { fromA: "=nodes.a.item.y", all: "=$count(nodes.a.items)", runId: "=run.id" }),
+      ],
+      [
+        ["t", "a"],
+        ["a", "b"],
+      ],
     );
     const result = await exec(registry, { flow });
     expect(result.output).toEqual([{ json: { x: 1, y: 2, fromA: 2, all: 1, runId: "r1" } }]);
@@ -112,7 +139,14 @@ describe("runFlow", () => {
         await store.save(step);
       },
     };
-    const flow = flowOf([set("a", { a: 1 }), set("b", { b: 1 }), set("c", { c: 1 })], [["t", "a"], ["a", "b"], ["b", "c"]]);
+    const flow = flowOf(
+      [set("a", { a: 1 }), set("b", { b: 1 }), set("c", { c: 1 })],
+      [
+        ["t", "a"],
+        ["a", "b"],
+        ["b", "c"],
+      ],
+    );
     await expect(exec(registry, { flow, stepStore: crashing })).rejects.toThrow("process died");
     expect(Object.fromEntries(registry.calls)).toEqual({ a: 1, b: 1 });
     crash = false;
@@ -120,7 +154,12 @@ describe("runFlow", () => {
     expect(result.status).toBe("succeeded");
     expect(Object.fromEntries(registry.calls)).toEqual({ a: 1, b: 2, c: 1 });
     expect(result.output).toEqual([{ json: { x: 1, a: 1, b: 1, c: 1 } }]);
-    expect(statuses(result.steps)).toEqual({ "t#1": "succeeded", "a#1": "succeeded", "b#1": "succeeded", "c#1": "succeeded" });
+    expect(statuses(result.steps)).toEqual({
+      "t#1": "succeeded",
+      "a#1": "succeeded",
+      "b#1": "succeeded",
+      "c#1": "succeeded",
+    });
   });
 
   it("parks a run on a durable wait and continues it after the wait ends", async () => {
@@ -128,17 +167,32 @@ describe("runFlow", () => {
     const store = new InMemoryStepStore();
     const flow = flowOf(
       [{ id: "w", type: "test.wait", config: { until: "2030-01-01T00:00:00Z" } }, set("a", { after: true })],
-      [["t", "w"], ["w", "a"]],
+      [
+        ["t", "w"],
+        ["w", "a"],
+      ],
     );
-    const first = await exec(registry, { flow, stepStore: store, now: () => new Date("2029-12-31T00:00:00Z") });
+    const first = await exec(registry, {
+      flow,
+      stepStore: store,
+      now: () => new Date("2029-12-31T00:00:00Z"),
+    });
     expect(first.status).toBe("waiting");
     expect(first.resumeAt).toBe("2030-01-01T00:00:00.000Z");
     expect(statuses(first.steps)).toEqual({ "t#1": "succeeded", "w#1": "waiting" });
 
-    const early = await exec(registry, { flow, stepStore: store, now: () => new Date("2029-12-31T12:00:00Z") });
+    const early = await exec(registry, {
+      flow,
+      stepStore: store,
+      now: () => new Date("2029-12-31T12:00:00Z"),
+    });
     expect(early.status).toBe("waiting");
 
-    const second = await exec(registry, { flow, stepStore: store, now: () => new Date("2030-01-02T00:00:00Z") });
+    const second = await exec(registry, {
+      flow,
+      stepStore: store,
+      now: () => new Date("2030-01-02T00:00:00Z"),
+    });
     expect(second.status).toBe("succeeded");
     expect(statuses(second.steps)).toEqual({ "t#1": "succeeded", "w#1": "succeeded", "a#1": "succeeded" });
     expect(second.output).toEqual([{ json: { x: 1, after: true } }]);
@@ -156,12 +210,13 @@ describe("runFlow", () => {
         throw new Error("a broken listener does not break the run");
       },
     });
-    expect(events.map((e) => (e.type === "run.finished" ? e.type : `${e.type}:${e.type === "step.finished" ? e.step.nodeId : e.nodeId}`))).toEqual([
-      "step.finished:t",
-      "step.started:a",
-      "step.finished:a",
-      "run.finished",
-    ]);
+    expect(
+      events.map((e) =>
+        e.type === "run.finished"
+          ? e.type
+          : `${e.type}:${e.type === "step.finished" ? e.step.nodeId : e.nodeId}`,
+      ),
+    ).toEqual(["step.finished:t", "step.started:a", "step.finished:a", "run.finished"]);
     expect(events.at(-1)).toEqual({ type: "run.finished", runId: "r1", result });
   });
 
@@ -173,7 +228,9 @@ describe("runFlow", () => {
       type: "test.probe",
       inputs: ["main"],
       config: z.object({}),
-      execute: async ({ input, ctx }) => ({ items: input.map((i) => ({ json: { ...i.json, tag: (ctx as { tag?: string }).tag } })) }),
+      execute: async ({ input, ctx }) => ({
+        items: input.map((i) => ({ json: { ...i.json, tag: (ctx as { tag?: string }).tag } })),
+      }),
     };
     const registry: TestRegistry = { ...base, get: (t) => (t === "test.probe" ? probe : base.get(t)) };
     const flow = flowOf([{ id: "p", type: "test.probe" }], [["t", "p"]]);

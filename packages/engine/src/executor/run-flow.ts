@@ -2,7 +2,14 @@
  * The driver: feeds events into the state machine and performs its effects (runs nodes with timeouts
  * and abort signals, saves checkpoints before anything else starts, arms retry and run timers).
  */
-import type { ExpressionEvaluator, Item, NodeContext, NodeDefinition, NodeRegistry, RunInfo } from "../contract";
+import type {
+  ExpressionEvaluator,
+  Item,
+  NodeContext,
+  NodeDefinition,
+  NodeRegistry,
+  RunInfo,
+} from "../contract";
 import { NodeError, type NodeErrorInfo } from "../errors";
 import { createExpressionEvaluator } from "../expressions/evaluator";
 import { compileGraph, type FlowGraph } from "../flow/graph";
@@ -15,7 +22,10 @@ import { InMemoryStepStore, type StepStore } from "./step-store";
 import { type Effect, type RunEvent, type RunResult, type StepRecord, stepIdOf } from "./types";
 
 /** What the host's `ctxFactory` receives; it returns the node's full context (adding http, secrets…). */
-export type BaseNodeContext = Pick<NodeContext, "nodeId" | "run" | "log" | "signal" | "now" | "expressions"> & {
+export type BaseNodeContext = Pick<
+  NodeContext,
+  "nodeId" | "run" | "log" | "signal" | "now" | "expressions"
+> & {
   attempt: number;
 };
 
@@ -87,10 +97,13 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const startedAt = new Map<string, string>();
   const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        timers.delete(t);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     timers.add(t);
   };
 
@@ -101,7 +114,9 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
 
   const onAbort = () => push({ type: "cancel" });
   opts.signal?.addEventListener("abort", onAbort, { once: true });
-  later(graph.flow.settings.maxRunMs, () => push({ type: "runTimeout", maxRunMs: graph.flow.settings.maxRunMs }));
+  later(graph.flow.settings.maxRunMs, () =>
+    push({ type: "runTimeout", maxRunMs: graph.flow.settings.maxRunMs }),
+  );
 
   const launch = (eff: Extract<Effect, { type: "execute" }>) => {
     const key = stepIdOf(eff.nodeId, eff.visit);
@@ -111,7 +126,14 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     inflight.set(key, ac);
     const at = now().toISOString();
     startedAt.set(key, at);
-    emitEvent({ type: "step.started", runId, nodeId: eff.nodeId, visit: eff.visit, attempt: eff.attempt, at });
+    emitEvent({
+      type: "step.started",
+      runId,
+      nodeId: eff.nodeId,
+      visit: eff.visit,
+      attempt: eff.attempt,
+      at,
+    });
     const base: BaseNodeContext = {
       nodeId: eff.nodeId,
       run: opts.run,
@@ -129,17 +151,34 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       const { nodeId, visit } = eff;
       if (outcome.kind === "ok") push({ type: "nodeSucceeded", nodeId, visit, outputs: outcome.outputs });
       else if (outcome.kind === "wait") {
-        push({ type: "nodeWaiting", nodeId, visit, until: outcome.until, outputs: outcome.outputs, at: now().getTime() });
+        push({
+          type: "nodeWaiting",
+          nodeId,
+          visit,
+          until: outcome.until,
+          outputs: outcome.outputs,
+          at: now().getTime(),
+        });
       } else {
         const error = outcome.error.toInfo();
-        push({ type: "nodeFailed", nodeId, visit, error, partial: outcome.partial, at: now().getTime(), rand: random() });
+        push({
+          type: "nodeFailed",
+          nodeId,
+          visit,
+          error,
+          partial: outcome.partial,
+          at: now().getTime(),
+          rand: random(),
+        });
       }
     };
     if (node.timeoutMs !== undefined) {
       const ms = node.timeoutMs;
       later(ms, () => {
         if (settled) return;
-        const error = new NodeError("timeout", `node "${eff.nodeId}" timed out after ${ms} ms`, { nodeId: eff.nodeId });
+        const error = new NodeError("timeout", `node "${eff.nodeId}" timed out after ${ms} ms`, {
+          nodeId: eff.nodeId,
+        });
         ac.abort(error);
         finish({ kind: "error", error, partial: { outputs: {}, failedItems: eff.input } });
       });
@@ -148,17 +187,24 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     try {
       ctx = opts.ctxFactory ? opts.ctxFactory(base) : base;
     } catch (err) {
-      const error = new NodeError("not_configured", `context for node "${eff.nodeId}" failed: ${(err as Error)?.message}`, {
-        nodeId: eff.nodeId,
-        cause: err,
-        retryable: false,
-      });
+      const error = new NodeError(
+        "not_configured",
+        `context for node "${eff.nodeId}" failed: ${(err as Error)?.message}`,
+        {
+          nodeId: eff.nodeId,
+          cause: err,
+          retryable: false,
+        },
+      );
       queueMicrotask(() => finish({ kind: "error", error }));
       return;
     }
     const scope = { trigger: triggerJson, nodes: nodesScope.value, run: opts.run };
     runNode({ node, def, input: eff.input, ctx, evaluator, scope }).then(finish, (err) =>
-      finish({ kind: "error", error: new NodeError("internal", String(err), { nodeId: eff.nodeId, cause: err }) }),
+      finish({
+        kind: "error",
+        error: new NodeError("internal", String(err), { nodeId: eff.nodeId, cause: err }),
+      }),
     );
   };
 
@@ -178,11 +224,15 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     for (const eff of effects) {
       if (eff.type === "abort") {
         const key = stepIdOf(eff.nodeId, eff.visit);
-        const reason = new NodeError(eff.code, `node "${eff.nodeId}" stopped: ${eff.code}`, { nodeId: eff.nodeId });
+        const reason = new NodeError(eff.code, `node "${eff.nodeId}" stopped: ${eff.code}`, {
+          nodeId: eff.nodeId,
+        });
         inflight.get(key)?.abort(reason);
         inflight.delete(key);
       } else if (eff.type === "scheduleRetry") {
-        later(Date.parse(eff.at) - now().getTime(), () => push({ type: "timerFired", nodeId: eff.nodeId, visit: eff.visit }));
+        later(Date.parse(eff.at) - now().getTime(), () =>
+          push({ type: "timerFired", nodeId: eff.nodeId, visit: eff.visit }),
+        );
       } else if (eff.type === "execute") {
         const rec = checkpoints.get(stepIdOf(eff.nodeId, eff.visit));
         if (rec) {
@@ -213,6 +263,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
 }
 
 function asJson(payload: unknown): Record<string, unknown> {
-  if (payload !== null && typeof payload === "object" && !Array.isArray(payload)) return payload as Record<string, unknown>;
+  if (payload !== null && typeof payload === "object" && !Array.isArray(payload))
+    return payload as Record<string, unknown>;
   return payload === undefined ? {} : { value: payload };
 }

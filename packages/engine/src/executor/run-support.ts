@@ -12,7 +12,10 @@ export function checkpointIndex(records: StepRecord[]) {
 
 /** `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. */
 export class NodesScope {
-  readonly value: Record<string, { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }> = {};
+  readonly value: Record<
+    string,
+    { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }
+  > = {};
 
   update(rec: StepRecord): void {
     if (rec.status === "skipped" && rec.reason !== "disabled") return;
@@ -23,7 +26,12 @@ export class NodesScope {
   }
 }
 
-export function recordFrom(step: StepOutcome, runId: string, startedAt: Map<string, string>, now: Date): StepRecord {
+export function recordFrom(
+  step: StepOutcome,
+  runId: string,
+  startedAt: Map<string, string>,
+  now: Date,
+): StepRecord {
   const stepId = stepIdOf(step.nodeId, step.visit);
   const endedAt = now.toISOString();
   const rec: StepRecord = { ...step, runId, stepId, startedAt: startedAt.get(stepId) ?? endedAt, endedAt };

@@ -71,7 +71,14 @@ export type RunEvent =
       at: number;
       rand: number;
     }
-  | { type: "nodeWaiting"; nodeId: string; visit: number; until: string; outputs: Record<string, Item[]>; at: number }
+  | {
+      type: "nodeWaiting";
+      nodeId: string;
+      visit: number;
+      until: string;
+      outputs: Record<string, Item[]>;
+      at: number;
+    }
   | { type: "timerFired"; nodeId: string; visit: number }
   | { type: "replay"; record: StepRecord; at: number }
   | { type: "cancel" }

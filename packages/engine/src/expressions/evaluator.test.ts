@@ -21,7 +21,10 @@ async function rejected(p: Promise<unknown>): Promise<Caught> {
 
 const scope = {
   item: { name: "Ada", n: 2, tags: ["x", "y"] },
-  items: [{ name: "Ada", n: 2 }, { name: "Bob", n: 5 }],
+  items: [
+    { name: "Ada", n: 2 },
+    { name: "Bob", n: 5 },
+  ],
   trigger: { body: { id: 7 } },
   nodes: { fetch: { items: [{ status: 200 }], item: { status: 200 } } },
   run: { id: "r1", flowId: "f1", startedAt: "2030-01-01T00:00:00.000Z", channel: "manual" },
@@ -67,7 +70,10 @@ describe("expression evaluator", () => {
   it("does not hand JSONata functions back to the host", async () => {
     expect(await ev.evaluate("function($x){ $x }", scope)).toBeUndefined();
     expect(await ev.evaluate("$sum", scope)).toBeUndefined();
-    expect(await ev.evaluate('{"f": $sum, "g": [function($x){$x}, 1], "k": 2}', scope)).toEqual({ g: [undefined, 1], k: 2 });
+    expect(await ev.evaluate('{"f": $sum, "g": [function($x){$x}, 1], "k": 2}', scope)).toEqual({
+      g: [undefined, 1],
+      k: 2,
+    });
   });
 
   it("stops endless recursion with a clear timeout error", async () => {
@@ -95,7 +101,10 @@ describe("expression evaluator", () => {
   });
 
   it("reports the position of a syntax error", () => {
-    expect(checkExpressionSyntax("item.a +")).toEqual({ message: "Unexpected end of expression", position: 8 });
+    expect(checkExpressionSyntax("item.a +")).toEqual({
+      message: "Unexpected end of expression",
+      position: 8,
+    });
     expect(checkExpressionSyntax("item.a + 1")).toBeUndefined();
   });
 });
@@ -136,7 +145,9 @@ describe("resolveConfig", () => {
   });
 
   it("names the node, the field path and the position in the whole string when evaluation fails", async () => {
-    const err = await rejected(resolveConfig({ body: { text: "Hi {{ item.name & }}" } }, scope, { nodeId: "mail" }));
+    const err = await rejected(
+      resolveConfig({ body: { text: "Hi {{ item.name & }}" } }, scope, { nodeId: "mail" }),
+    );
     expect(err).toBeInstanceOf(NodeError);
     expect(err.code).toBe("expression_failed");
     expect(err.nodeId).toBe("mail");

@@ -129,7 +129,9 @@ function toPlain(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object" || depth > 200) return value;
   if ("_jsonata_lambda" in value || "_jsonata_function" in value) return undefined;
   if (Array.isArray(value)) {
-    let out: unknown[] | undefined = (value as { sequence?: boolean }).sequence ? Array.from(value) : undefined;
+    let out: unknown[] | undefined = (value as { sequence?: boolean }).sequence
+      ? Array.from(value)
+      : undefined;
     for (let i = 0; i < value.length; i++) {
       const v = toPlain(value[i], depth + 1);
       if (v !== value[i]) {

@@ -84,10 +84,14 @@ async function resolveString(
   if (parsed.kind === "literal") return parsed.value;
   if (parsed.kind === "error") {
     const node = nodeId ? `node "${nodeId}" ` : "";
-    throw new NodeError("expression_failed", `${node}field "${field}" at position ${parsed.offset + 1}: ${parsed.message}`, {
-      nodeId,
-      field,
-    });
+    throw new NodeError(
+      "expression_failed",
+      `${node}field "${field}" at position ${parsed.offset + 1}: ${parsed.message}`,
+      {
+        nodeId,
+        field,
+      },
+    );
   }
   if (parsed.kind === "expression") {
     try {
@@ -129,7 +133,10 @@ export function hasExpressions(value: unknown): boolean {
 }
 
 /** Every expression string in a config, with its dotted path (for validation). */
-export function collectExpressions(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; text: string }[] {
+export function collectExpressions(
+  value: unknown,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; text: string }[] {
   const found: { path: (string | number)[]; text: string }[] = [];
   const visit = (v: unknown, p: (string | number)[], depth: number) => {
     if (depth > 64) return;

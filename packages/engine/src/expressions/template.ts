@@ -20,7 +20,9 @@ export function isExpressionString(value: unknown): boolean {
 }
 
 /** Splits a config string into literal text and expression sources (with their offsets in the string). */
-export function parseConfigString(value: string): ParsedString | { kind: "error"; message: string; offset: number } {
+export function parseConfigString(
+  value: string,
+): ParsedString | { kind: "error"; message: string; offset: number } {
   if (value.startsWith("==")) return { kind: "literal", value: value.slice(1) };
   if (value.startsWith("=")) {
     const body = value.slice(1);
@@ -28,7 +30,8 @@ export function parseConfigString(value: string): ParsedString | { kind: "error"
     if (trimmed.startsWith("{{") && trimmed.endsWith("}}")) {
       const start = body.indexOf("{{") + 2;
       const end = findClose(body, start);
-      if (end === body.lastIndexOf("}}")) return { kind: "expression", source: body.slice(start, end), offset: start + 1 };
+      if (end === body.lastIndexOf("}}"))
+        return { kind: "expression", source: body.slice(start, end), offset: start + 1 };
     }
     return { kind: "expression", source: body, offset: 1 };
   }

@@ -136,7 +136,12 @@ function loopBody(graph: FlowGraph, loopId: string): Set<string> {
   return body;
 }
 
-function walk(start: string, next: (id: string) => string[], avoid: string, includeStart: boolean): Set<string> {
+function walk(
+  start: string,
+  next: (id: string) => string[],
+  avoid: string,
+  includeStart: boolean,
+): Set<string> {
   const seen = new Set<string>();
   const queue = includeStart ? [start] : next(start);
   while (queue.length > 0) {

@@ -49,7 +49,11 @@ export const FlowSettings = z.object({
   /** IANA time zone used by schedule triggers and date expressions. */
   timezone: z.string().min(1).default("UTC"),
   /** Wall-clock budget of one execution slice (time spent waiting durably does not count). */
-  maxRunMs: z.int().min(1).max(7 * 86_400_000).default(300_000),
+  maxRunMs: z
+    .int()
+    .min(1)
+    .max(7 * 86_400_000)
+    .default(300_000),
   /** Nodes of one run executing at the same time. */
   concurrency: z.int().min(1).max(64).default(4),
   errorFlowId: z.string().min(1).optional(),

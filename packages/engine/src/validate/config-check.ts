@@ -23,10 +23,14 @@ export function migrateConfig(node: FlowNode, def: AnyNodeType): unknown {
   try {
     return def.migrate(node.config, node.typeVersion);
   } catch (err) {
-    throw new NodeError("config_invalid", `node "${node.id}": config migration failed: ${(err as Error)?.message}`, {
-      nodeId: node.id,
-      cause: err,
-    });
+    throw new NodeError(
+      "config_invalid",
+      `node "${node.id}": config migration failed: ${(err as Error)?.message}`,
+      {
+        nodeId: node.id,
+        cause: err,
+      },
+    );
   }
 }
 

@@ -19,12 +19,16 @@ const edge = (from: string, to: string, fromPort = "main", toPort = "main", id?:
   from: { node: from, port: fromPort },
   to: { node: to, port: toPort },
 });
-const flow = (nodes: unknown[], edges: unknown[]): FlowDefinitionInput => ({ nodes, edges }) as FlowDefinitionInput;
+const flow = (nodes: unknown[], edges: unknown[]): FlowDefinitionInput =>
+  ({ nodes, edges }) as FlowDefinitionInput;
 const codes = (f: unknown) => validateFlow(f, registry).map((p) => p.code);
 
 describe("validateFlow", () => {
   it("accepts a valid flow", () => {
-    const f = flow([node("t", "test.trigger"), node("s", "test.set", { values: { a: "=item.x" } })], [edge("t", "s")]);
+    const f = flow(
+      [node("t", "test.trigger"), node("s", "test.set", { values: { a: "=item.x" } })],
+      [edge("t", "s")],
+    );
     expect(validateFlow(f, registry)).toEqual([]);
   });
 
@@ -46,7 +50,11 @@ describe("validateFlow", () => {
 
   it("does not report schema issues of fields holding expressions, but checks their syntax with positions", () => {
     const f = flow(
-      [node("t", "test.trigger"), node("s", "test.slow", { ms: "=item.delay" }), node("i", "test.if", { condition: "=item.a +" })],
+      [
+        node("t", "test.trigger"),
+        node("s", "test.slow", { ms: "=item.delay" }),
+        node("i", "test.if", { condition: "=item.a +" }),
+      ],
       [edge("t", "s"), edge("t", "i")],
     );
     expect(validateFlow(f, registry)).toEqual([
@@ -61,7 +69,10 @@ describe("validateFlow", () => {
 
   it("checks each interpolation of a template and reports empty ones", () => {
     const f = flow(
-      [node("t", "test.trigger"), node("s", "test.set", { values: { msg: "ok {{ item.a }} bad {{ ) }} empty {{ }}" } })],
+      [
+        node("t", "test.trigger"),
+        node("s", "test.set", { values: { msg: "ok {{ item.a }} bad {{ ) }} empty {{ }}" } }),
+      ],
       [edge("t", "s")],
     );
     const problems = validateFlow(f, registry);
@@ -73,16 +84,28 @@ describe("validateFlow", () => {
   });
 
   it("migrates configs saved with an older typeVersion and refuses newer ones", () => {
-    const old = flow([node("t", "test.trigger"), { ...node("s", "test.set"), typeVersion: 1, config: { set: { a: 1 } } }], [edge("t", "s")]);
+    const old = flow(
+      [node("t", "test.trigger"), { ...node("s", "test.set"), typeVersion: 1, config: { set: { a: 1 } } }],
+      [edge("t", "s")],
+    );
     expect(validateFlow(old, registry)).toEqual([]);
-    const newer = flow([node("t", "test.trigger"), { ...node("s", "test.set", { values: {} }), typeVersion: 3 }], [edge("t", "s")]);
+    const newer = flow(
+      [node("t", "test.trigger"), { ...node("s", "test.set", { values: {} }), typeVersion: 3 }],
+      [edge("t", "s")],
+    );
     expect(codes(newer)).toEqual(["unsupported_type_version"]);
   });
 
   it("reports dangling edges, unknown output and input ports, and edges into the trigger", () => {
     const f = flow(
       [node("t", "test.trigger"), node("i", "test.if", { condition: true }), node("m", "test.merge")],
-      [edge("t", "i"), edge("i", "m", "maybe", "a"), edge("i", "m", "true", "c"), edge("i", "ghost"), edge("m", "t")],
+      [
+        edge("t", "i"),
+        edge("i", "m", "maybe", "a"),
+        edge("i", "m", "true", "c"),
+        edge("i", "ghost"),
+        edge("m", "t"),
+      ],
     );
     expect(validateFlow(f, registry).map((p) => [p.code, p.edgeId ?? p.nodeId])).toEqual([
       ["unknown_port", "e1"],
@@ -95,7 +118,11 @@ describe("validateFlow", () => {
   });
 
   it("allows the error port only on nodes that route errors", () => {
-    const base = [node("t", "test.trigger"), node("s", "test.set", { values: {} }), node("h", "test.set", { values: {} })];
+    const base = [
+      node("t", "test.trigger"),
+      node("s", "test.set", { values: {} }),
+      node("h", "test.set", { values: {} }),
+    ];
     expect(codes(flow(base, [edge("t", "s"), edge("s", "h", "error")]))).toEqual(["unknown_port"]);
     const routed = [base[0], { ...base[1], onError: "route" }, base[2]];
     expect(codes(flow(routed, [edge("t", "s"), edge("s", "h", "error")]))).toEqual([]);
@@ -103,7 +130,11 @@ describe("validateFlow", () => {
 
   it("reports cycles unless they return into a loop node", () => {
     const plain = flow(
-      [node("t", "test.trigger"), node("a", "test.set", { values: {} }), node("b", "test.set", { values: {} })],
+      [
+        node("t", "test.trigger"),
+        node("a", "test.set", { values: {} }),
+        node("b", "test.set", { values: {} }),
+      ],
       [edge("t", "a"), edge("a", "b"), edge("b", "a", "main", "main", "back")],
     );
     expect(validateFlow(plain, registry)).toEqual([
@@ -115,14 +146,20 @@ describe("validateFlow", () => {
       },
     ]);
     const loop = flow(
-      [node("t", "test.trigger"), node("l", "test.loop", { times: 2 }), node("b", "test.set", { values: {} })],
+      [
+        node("t", "test.trigger"),
+        node("l", "test.loop", { times: 2 }),
+        node("b", "test.set", { values: {} }),
+      ],
       [edge("t", "l"), edge("l", "b", "loop"), edge("b", "l")],
     );
     expect(validateFlow(loop, registry)).toEqual([]);
   });
 
   it("reports unreachable nodes, missing triggers, several triggers and duplicate ids", () => {
-    expect(codes(flow([node("t", "test.trigger"), node("x", "test.merge")], []))).toEqual(["unreachable_node"]);
+    expect(codes(flow([node("t", "test.trigger"), node("x", "test.merge")], []))).toEqual([
+      "unreachable_node",
+    ]);
     expect(codes(flow([node("x", "test.merge")], []))).toEqual(["no_trigger"]);
     expect(codes(flow([node("t", "test.trigger"), node("u", "test.trigger")], []))).toEqual([
       "multiple_triggers",
@@ -136,9 +173,15 @@ describe("validateFlow", () => {
   });
 
   it("runs the extra check hook and turns a throwing hook into a problem", () => {
-    const f = flow([node("t", "test.trigger"), node("s", "test.set", { values: {}, agent_ref: "nope" })], [edge("t", "s")]);
+    const f = flow(
+      [node("t", "test.trigger"), node("s", "test.set", { values: {}, agent_ref: "nope" })],
+      [edge("t", "s")],
+    );
     const flagged = validateFlow(f, registry, {
-      extraCheck: (n) => (n.config.agent_ref === "nope" ? [{ code: "unknown_agent", message: "no agent nope", nodeId: n.id, field: "agent_ref" }] : []),
+      extraCheck: (n) =>
+        n.config.agent_ref === "nope"
+          ? [{ code: "unknown_agent", message: "no agent nope", nodeId: n.id, field: "agent_ref" }]
+          : [],
     });
     expect(flagged.map((p) => p.code)).toContain("unknown_agent");
     const broken = validateFlow(f, registry, {
@@ -168,7 +211,16 @@ describe("validateFlow on random input", () => {
       return seed / 0x7fffffff;
     };
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const types = ["test.trigger", "test.set", "test.if", "test.merge", "test.loop", "test.slow", "test.wait", "nope"];
+    const types = [
+      "test.trigger",
+      "test.set",
+      "test.if",
+      "test.merge",
+      "test.loop",
+      "test.slow",
+      "test.wait",
+      "nope",
+    ];
     // Malformed values are rare, so most documents parse and the graph checks run on them.
     const rarely = <T>(bad: readonly unknown[], good: T): unknown => (rand() < 0.02 ? pick(bad) : good);
     const ports = ["main", "true", "false", "loop", "done", "error", "a", "b", "x"];
@@ -190,7 +242,7 @@ describe("validateFlow on random input", () => {
         { times: "=2" },
         { ms: 5 },
         { condition: "=true" },
-        "=(" .repeat(50),
+        "=(".repeat(50),
         "\u0000",
         { __proto__: { a: 1 } },
       ]);
@@ -204,7 +256,10 @@ describe("validateFlow on random input", () => {
               id,
               type: rarely(["", 7, null], pick(types)),
               typeVersion: rarely([0, 1.5, "1"], pick([1, 2, 3])),
-              config: rand() < 0.01 ? values() : { a: values(), values: values(), times: values(), condition: values(), ms: values() },
+              config:
+                rand() < 0.01
+                  ? values()
+                  : { a: values(), values: values(), times: values(), condition: values(), ms: values() },
               onError: rarely(["bogus"], pick(["stop", "continue", "route"])),
               disabled: rand() < 0.1,
             },
@@ -218,7 +273,8 @@ describe("validateFlow on random input", () => {
               to: { node: pick([...ids, "ghost"]), port: pick(ports) },
             },
       );
-      const input = rand() < 0.02 ? pick<unknown>([undefined, null, 5, "{}", { nodes: "x" }]) : { nodes, edges };
+      const input =
+        rand() < 0.02 ? pick<unknown>([undefined, null, 5, "{}", { nodes: "x" }]) : { nodes, edges };
       const problems = validateFlow(input, registry);
       expect(problems.some((p) => p.code === "internal")).toBe(false);
       if (FlowDefinition.safeParse(input).success) total++;

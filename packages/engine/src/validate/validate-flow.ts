@@ -51,7 +51,9 @@ export function validateFlow(flow: unknown, registry: NodeRegistry, opts: Valida
     const graph = compileGraph(parsed.data, registry);
     return [...checkNodes(graph, opts), ...checkEdges(graph), ...checkShape(graph)];
   } catch (err) {
-    return [{ code: "internal", message: `validation failed unexpectedly: ${(err as Error)?.message ?? err}` }];
+    return [
+      { code: "internal", message: `validation failed unexpectedly: ${(err as Error)?.message ?? err}` },
+    ];
   }
 }
 
@@ -60,13 +62,21 @@ function checkNodes(graph: FlowGraph, opts: ValidateOptions): Problem[] {
   const seen = new Set<string>();
   for (const node of graph.flow.nodes) {
     if (seen.has(node.id)) {
-      problems.push({ code: "duplicate_node_id", message: `node id "${node.id}" is used twice`, nodeId: node.id });
+      problems.push({
+        code: "duplicate_node_id",
+        message: `node id "${node.id}" is used twice`,
+        nodeId: node.id,
+      });
       continue;
     }
     seen.add(node.id);
     const def = graph.types.get(node.id);
     if (!def) {
-      problems.push({ code: "unknown_node_type", message: `unknown node type "${node.type}"`, nodeId: node.id });
+      problems.push({
+        code: "unknown_node_type",
+        message: `unknown node type "${node.type}"`,
+        nodeId: node.id,
+      });
     } else {
       problems.push(...checkNodeConfig(node, def));
     }
@@ -96,7 +106,8 @@ function checkEdges(graph: FlowGraph): Problem[] {
   graph.flow.edges.forEach((edge, index) => {
     const id = edgeId(edge, index);
     if (edge.id !== undefined) {
-      if (ids.has(edge.id)) problems.push({ code: "duplicate_edge_id", message: `edge id "${id}" is used twice`, edgeId: id });
+      if (ids.has(edge.id))
+        problems.push({ code: "duplicate_edge_id", message: `edge id "${id}" is used twice`, edgeId: id });
       ids.add(edge.id);
     }
     for (const [end, label] of [
@@ -104,7 +115,11 @@ function checkEdges(graph: FlowGraph): Problem[] {
       [edge.to, "target"],
     ] as const) {
       if (!graph.nodes.has(end.node)) {
-        problems.push({ code: "dangling_edge", message: `edge ${label} node "${end.node}" does not exist`, edgeId: id });
+        problems.push({
+          code: "dangling_edge",
+          message: `edge ${label} node "${end.node}" does not exist`,
+          edgeId: id,
+        });
       }
     }
     const fromNode = graph.nodes.get(edge.from.node);
@@ -160,7 +175,11 @@ function checkShape(graph: FlowGraph): Problem[] {
     const reachable = reachableFrom(graph, graph.triggers[0]!);
     for (const id of graph.order) {
       if (!reachable.has(id)) {
-        problems.push({ code: "unreachable_node", message: `node "${id}" cannot be reached from the trigger`, nodeId: id });
+        problems.push({
+          code: "unreachable_node",
+          message: `node "${id}" cannot be reached from the trigger`,
+          nodeId: id,
+        });
       }
     }
   }
