@@ -9,16 +9,23 @@ export type { Context } from "./auth/context";
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     // Field-level problems go to the form that caused them; never leak stacks to the browser.
-    const zod = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) : undefined;
+    const zod =
+      error.cause instanceof ZodError
+        ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message }))
+        : undefined;
     const retryAfterMs = isAuthError(error.cause) ? error.cause.retryAfterMs : undefined;
-    return { ...shape, data: { ...shape.data, stack: undefined, issues: zod ?? authIssues(error.cause), retryAfterMs } };
+    return {
+      ...shape,
+      data: { ...shape.data, stack: undefined, issues: zod ?? authIssues(error.cause), retryAfterMs },
+    };
   },
 });
 
 /** Account mistakes (AuthError from the runtime) become the matching tRPC code, on every procedure. */
 const authErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isAuthError(result.error.cause)) return { ...result, error: toTRPCError(result.error.cause) as TRPCError };
+  if (!result.ok && isAuthError(result.error.cause))
+    return { ...result, error: toTRPCError(result.error.cause) as TRPCError };
   return result;
 });
 
@@ -42,13 +49,15 @@ export const publicProcedure = base;
 export const viewerProcedure = base.use(({ ctx, type, next }) => {
   if (!ctx.auth) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
   const scope = type === "query" ? "read" : "write";
-  if (!ctx.auth.scopes.includes(scope)) throw new TRPCError({ code: "FORBIDDEN", message: `this API key lacks the ${scope} scope` });
+  if (!ctx.auth.scopes.includes(scope))
+    throw new TRPCError({ code: "FORBIDDEN", message: `this API key lacks the ${scope} scope` });
   return next({ ctx: { auth: ctx.auth, user: ctx.auth.user } });
 });
 
 const atLeast = (allowed: readonly Role[], what: string) =>
   viewerProcedure.use(({ ctx, next }) => {
-    if (!allowed.includes(ctx.user.role)) throw new TRPCError({ code: "FORBIDDEN", message: `only ${what} can do this` });
+    if (!allowed.includes(ctx.user.role))
+      throw new TRPCError({ code: "FORBIDDEN", message: `only ${what} can do this` });
     return next();
   });
 
@@ -59,7 +68,8 @@ export const ownerProcedure = atLeast(["owner"], "owners");
 
 /** Account management needs a password session: a leaked API key must not mint keys or users. */
 export const requireSession = t.middleware(({ ctx, next }) => {
-  if (ctx.auth?.via !== "session") throw new TRPCError({ code: "FORBIDDEN", message: "sign in with a password to manage accounts" });
+  if (ctx.auth?.via !== "session")
+    throw new TRPCError({ code: "FORBIDDEN", message: "sign in with a password to manage accounts" });
   return next();
 });
 

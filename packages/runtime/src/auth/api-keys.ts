@@ -36,7 +36,11 @@ function toView(row: ApiKeyRow): ApiKeyView {
 export function createApiKeyStore(db: Pick<DatabaseHandle, "prisma">, now: () => number) {
   const { prisma } = db;
   return {
-    async create(userId: string, name: string, scopes: Scope[]): Promise<{ key: string; apiKey: ApiKeyView }> {
+    async create(
+      userId: string,
+      name: string,
+      scopes: Scope[],
+    ): Promise<{ key: string; apiKey: ApiKeyView }> {
       const { key, prefix } = newApiKey();
       const row = await prisma.apiKey.create({
         data: { id: newId(), userId, name, prefix, keyHash: sha256(key), scopes: JSON.stringify(scopes) },

@@ -27,11 +27,20 @@ async function run(args: string[], stdin = "") {
 
 describe("switchyard user create", () => {
   it("creates the owner from a password on stdin, which then signs in", async () => {
-    const r = await run(["create", "--owner", "--email", "Admin@Example.com", "--password-stdin"], "a strong password 1\n");
+    const r = await run(
+      ["create", "--owner", "--email", "Admin@Example.com", "--password-stdin"],
+      "a strong password 1\n",
+    );
     expect(r).toMatchObject({ code: 0, out: "created owner admin@example.com" });
-    const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir }), createLogger("silent"), { seed: false });
+    const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir }), createLogger("silent"), {
+      seed: false,
+    });
     try {
-      const s = await host.auth.signIn({ email: "admin@example.com", password: "a strong password 1", ip: "cli" });
+      const s = await host.auth.signIn({
+        email: "admin@example.com",
+        password: "a strong password 1",
+        ip: "cli",
+      });
       expect(s.user.role).toBe("owner");
     } finally {
       await host.close();
@@ -43,8 +52,12 @@ describe("switchyard user create", () => {
       code: 1,
       err: "switchyard: password must be at least 12 characters",
     });
-    expect((await run(["create", "--email", "a@example.com", "--password-stdin"], "long enough pass\n")).code).toBe(0);
-    expect(await run(["create", "--email", "a@example.com", "--password-stdin"], "long enough pass\n")).toMatchObject({
+    expect(
+      (await run(["create", "--email", "a@example.com", "--password-stdin"], "long enough pass\n")).code,
+    ).toBe(0);
+    expect(
+      await run(["create", "--email", "a@example.com", "--password-stdin"], "long enough pass\n"),
+    ).toMatchObject({
       code: 1,
       err: "switchyard: a user with this e-mail address already exists",
     });

@@ -76,9 +76,11 @@ function parseUserArgs(args: string[]) {
   if (sub !== "create") throw new Error(sub ? `unknown user command '${sub}'` : "missing user command");
   if (rest.length) throw new Error(`unexpected argument '${rest[0]}'`);
   if (!values.email) throw new Error("--email is required");
-  if (!values["password-stdin"]) throw new Error("--password-stdin is required (passwords are not accepted as arguments)");
+  if (!values["password-stdin"])
+    throw new Error("--password-stdin is required (passwords are not accepted as arguments)");
   if (values.owner && values.role && values.role !== "owner") throw new Error("--owner and --role disagree");
   const role = values.owner ? "owner" : (values.role ?? "editor");
-  if (!(roles as readonly string[]).includes(role)) throw new Error(`--role must be one of ${roles.join(", ")}`);
+  if (!(roles as readonly string[]).includes(role))
+    throw new Error(`--role must be one of ${roles.join(", ")}`);
   return { email: values.email, name: values.name ?? "", role: role as (typeof roles)[number] };
 }

@@ -25,9 +25,11 @@ export class AuthError extends Error {
     super(message);
   }
 
-  static fromZod(e: ZodError): AuthError {
+  /** `field` names a bare value (a lone password); object schemas name their own fields. */
+  static fromZod(e: ZodError, field?: string): AuthError {
     const issue = e.issues[0];
-    return new AuthError("invalid_input", issue?.message ?? "invalid input", issue?.path.join(".") || undefined);
+    const path = [field, ...(issue?.path ?? [])].filter((p) => p !== undefined).join(".");
+    return new AuthError("invalid_input", issue?.message ?? "invalid input", path || undefined);
   }
 }
 

@@ -30,6 +30,9 @@ export type { ThrottleRule } from "./throttle";
  * Who sent a request (API key in `Authorization: Bearer` / `X-API-Key`, else the `sy_session` cookie),
  * for HTTP edges outside tRPC such as the REST API. Null when it carries no valid credential.
  */
-export function authenticateRequest(host: { auth: AuthService }, headers: HeaderSource): Promise<RequestAuth | null> {
+export function authenticateRequest(
+  host: { auth: AuthService },
+  headers: HeaderSource,
+): Promise<RequestAuth | null> {
   return host.auth.authenticateRequest(headers);
 }

@@ -18,8 +18,15 @@ describe("password hashing", () => {
   it("never matches a malformed or tampered hash, including absurd cost parameters", async () => {
     expect(await verifyPassword("x", "")).toBe(false);
     expect(await verifyPassword("x", "bcrypt$2b$xx")).toBe(false);
-    expect(await verifyPassword("x", `scrypt$${2 ** 30}$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`)).toBe(false);
-    expect(await verifyPassword("x", "scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAA==")).toBe(false);
+    expect(
+      await verifyPassword(
+        "x",
+        `scrypt$${2 ** 30}$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`,
+      ),
+    ).toBe(false);
+    expect(
+      await verifyPassword("x", "scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAA=="),
+    ).toBe(false);
   });
 
   it("asks for a re-hash when the stored parameters are weaker than today's", async () => {

@@ -36,7 +36,16 @@ function parse(stored: string): ParsedHash | null {
   if (parts.length !== 6 || parts[0] !== "scrypt") return null;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const validN = Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0 && N <= 2 ** limits.maxLogN;
-  if (!validN || !Number.isInteger(r) || r < 1 || r > limits.maxR || !Number.isInteger(p) || p < 1 || p > limits.maxP) return null;
+  if (
+    !validN ||
+    !Number.isInteger(r) ||
+    r < 1 ||
+    r > limits.maxR ||
+    !Number.isInteger(p) ||
+    p < 1 ||
+    p > limits.maxP
+  )
+    return null;
   const salt = Buffer.from(parts[4]!, "base64");
   const key = Buffer.from(parts[5]!, "base64");
   if (salt.length < 8 || key.length < 16) return null;
@@ -47,7 +56,12 @@ function parse(stored: string): ParsedHash | null {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const h = parse(stored);
   if (!h) return false;
-  const key = await derive(password, h.salt, h.key.length, { N: h.N, r: h.r, p: h.p, maxmem: memFor(h.N, h.r) });
+  const key = await derive(password, h.salt, h.key.length, {
+    N: h.N,
+    r: h.r,
+    p: h.p,
+    maxmem: memFor(h.N, h.r),
+  });
   return timingSafeEqual(key, h.key);
 }
 

@@ -34,7 +34,10 @@ export type NewUser = z.input<typeof newUserSchema>;
 
 export const apiKeyInputSchema = z.object({
   name: z.string().trim().min(1, "give the key a name").max(100, "name must be at most 100 characters"),
-  scopes: z.array(scopeSchema).min(1, "choose at least one scope").transform((s) => [...new Set(s)].sort()),
+  scopes: z
+    .array(scopeSchema)
+    .min(1, "choose at least one scope")
+    .transform((s) => [...new Set(s)].sort()),
 });
 export type ApiKeyInput = z.input<typeof apiKeyInputSchema>;
 

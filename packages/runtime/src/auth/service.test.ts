@@ -12,7 +12,8 @@ afterEach(async () => {
 });
 
 const owner = { email: "Owner@Example.com", password: "owner password 1" };
-const actions = async () => (await t.db.prisma.auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
+const actions = async () =>
+  (await t.db.prisma.auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
 
 describe("first start", () => {
   it("creates the owner once, signs them in, and refuses a second setup", async () => {
@@ -20,7 +21,9 @@ describe("first start", () => {
     const s = await t.auth.setup(owner);
     expect(s.user).toMatchObject({ email: "owner@example.com", role: "owner" });
     expect((await t.auth.session(s.token))?.user.id).toBe(s.user.id);
-    await expect(t.auth.setup({ email: "b@example.com", password: "another password" })).rejects.toMatchObject({
+    await expect(
+      t.auth.setup({ email: "b@example.com", password: "another password" }),
+    ).rejects.toMatchObject({
       name: "AuthError",
       code: "already_set_up",
     });
@@ -41,7 +44,9 @@ describe("first start", () => {
       field: "password",
       message: "password must be at least 12 characters",
     });
-    await expect(t.auth.setup({ email: "not-an-email", password: "long enough password" })).rejects.toMatchObject({
+    await expect(
+      t.auth.setup({ email: "not-an-email", password: "long enough password" }),
+    ).rejects.toMatchObject({
       field: "email",
       message: "enter a valid e-mail address",
     });
@@ -64,10 +69,17 @@ describe("sign-in and sessions", () => {
 
   it("answers the same generic error for an unknown user and a wrong password, and audits both", async () => {
     await t.auth.setup(owner);
-    await expect(t.auth.signIn({ email: "nobody@example.com", password: "whatever pass", ip: "1.1.1.1" })).rejects.toMatchObject({ code: "invalid_credentials", message: "invalid e-mail or password" });
-    await expect(t.auth.signIn({ email: owner.email, password: "wrong password!", ip: "1.1.1.1" })).rejects.toMatchObject({ code: "invalid_credentials", message: "invalid e-mail or password" });
+    await expect(
+      t.auth.signIn({ email: "nobody@example.com", password: "whatever pass", ip: "1.1.1.1" }),
+    ).rejects.toMatchObject({ code: "invalid_credentials", message: "invalid e-mail or password" });
+    await expect(
+      t.auth.signIn({ email: owner.email, password: "wrong password!", ip: "1.1.1.1" }),
+    ).rejects.toMatchObject({ code: "invalid_credentials", message: "invalid e-mail or password" });
     const failed = await t.db.prisma.auditLog.findMany({ where: { action: "auth.signin.failed" } });
-    expect(failed.map((f) => JSON.parse(f.details!).reason).sort()).toEqual(["unknown_user", "wrong_password"]);
+    expect(failed.map((f) => JSON.parse(f.details!).reason).sort()).toEqual([
+      "unknown_user",
+      "wrong_password",
+    ]);
   });
 
   it("expires a session after 30 days", async () => {
@@ -83,23 +95,38 @@ describe("sign-in and sessions", () => {
     const first = await t.auth.setup(owner);
     const second = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });
     await expect(
-      t.auth.changePassword(first.user.id, { current: "not it at all", next: "a new password 2" }, first.token),
+      t.auth.changePassword(
+        first.user.id,
+        { current: "not it at all", next: "a new password 2" },
+        first.token,
+      ),
     ).rejects.toMatchObject({ code: "invalid_credentials", field: "current" });
-    await t.auth.changePassword(first.user.id, { current: owner.password, next: "a new password 2" }, first.token);
+    await t.auth.changePassword(
+      first.user.id,
+      { current: owner.password, next: "a new password 2" },
+      first.token,
+    );
     expect(await t.auth.session(first.token)).not.toBeNull();
     expect(await t.auth.session(second.token)).toBeNull();
-    await expect(t.auth.signIn({ ...owner, ip: "1.2.3.4" })).rejects.toMatchObject({ code: "invalid_credentials" });
+    await expect(t.auth.signIn({ ...owner, ip: "1.2.3.4" })).rejects.toMatchObject({
+      code: "invalid_credentials",
+    });
     await t.auth.signIn({ email: owner.email, password: "a new password 2", ip: "1.2.3.4" });
   });
 
   it("locks an e-mail after five failures so even the right password waits, then lets it in", async () => {
     await t.auth.setup(owner);
     for (let i = 0; i < 5; i++) {
-      await expect(t.auth.signIn({ email: owner.email, password: "wrong password!", ip: `10.0.0.${i}` })).rejects.toMatchObject({
+      await expect(
+        t.auth.signIn({ email: owner.email, password: "wrong password!", ip: `10.0.0.${i}` }),
+      ).rejects.toMatchObject({
         code: "invalid_credentials",
       });
     }
-    await expect(t.auth.signIn({ ...owner, ip: "10.0.0.9" })).rejects.toMatchObject({ code: "throttled", retryAfterMs: 1000 });
+    await expect(t.auth.signIn({ ...owner, ip: "10.0.0.9" })).rejects.toMatchObject({
+      code: "throttled",
+      retryAfterMs: 1000,
+    });
     t.clock.t += 1000;
     await t.auth.signIn({ ...owner, ip: "10.0.0.9" });
     expect(await actions()).toContain("auth.signin.throttled");
@@ -108,12 +135,18 @@ describe("sign-in and sessions", () => {
   it("locks an IP that tries many different e-mail addresses", async () => {
     const ip = "203.0.113.7";
     for (let i = 0; i < 20; i++) {
-      await expect(t.auth.signIn({ email: `u${i}@example.com`, password: "whatever pass", ip })).rejects.toMatchObject({
+      await expect(
+        t.auth.signIn({ email: `u${i}@example.com`, password: "whatever pass", ip }),
+      ).rejects.toMatchObject({
         code: "invalid_credentials",
       });
     }
-    await expect(t.auth.signIn({ email: "u99@example.com", password: "whatever pass", ip })).rejects.toMatchObject({ code: "throttled" });
-    await expect(t.auth.signIn({ email: "u99@example.com", password: "whatever pass", ip: "198.51.100.1" })).rejects.toMatchObject({
+    await expect(
+      t.auth.signIn({ email: "u99@example.com", password: "whatever pass", ip }),
+    ).rejects.toMatchObject({ code: "throttled" });
+    await expect(
+      t.auth.signIn({ email: "u99@example.com", password: "whatever pass", ip: "198.51.100.1" }),
+    ).rejects.toMatchObject({
       code: "invalid_credentials",
     });
   });
@@ -124,7 +157,11 @@ describe("users and roles", () => {
     const { user } = await t.auth.setup(owner);
     await expect(t.auth.setRole(user.id, user.id, "editor")).rejects.toMatchObject({ code: "last_owner" });
     await expect(t.auth.deleteUser(user.id, user.id)).rejects.toMatchObject({ code: "last_owner" });
-    const second = await t.auth.createUser(user.id, { email: "b@example.com", password: "second password", role: "owner" });
+    const second = await t.auth.createUser(user.id, {
+      email: "b@example.com",
+      password: "second password",
+      role: "owner",
+    });
     await t.auth.setRole(user.id, user.id, "viewer");
     await expect(t.auth.deleteUser(second.id, second.id)).rejects.toMatchObject({ code: "last_owner" });
     expect((await t.auth.getUser(user.id))?.role).toBe("viewer");
@@ -132,7 +169,9 @@ describe("users and roles", () => {
 
   it("refuses a duplicate e-mail at the e-mail field", async () => {
     const { user } = await t.auth.setup(owner);
-    await expect(t.auth.createUser(user.id, { email: "OWNER@example.com", password: "second password" })).rejects.toMatchObject({
+    await expect(
+      t.auth.createUser(user.id, { email: "OWNER@example.com", password: "second password" }),
+    ).rejects.toMatchObject({
       code: "email_taken",
       field: "email",
     });
@@ -140,20 +179,29 @@ describe("users and roles", () => {
 
   it("removes a deleted user's sessions and API keys and audits the change", async () => {
     const { user } = await t.auth.setup(owner);
-    const ed = await t.auth.createUser(user.id, { email: "ed@example.com", password: "editor password", role: "editor" });
+    const ed = await t.auth.createUser(user.id, {
+      email: "ed@example.com",
+      password: "editor password",
+      role: "editor",
+    });
     const s = await t.auth.signIn({ email: "ed@example.com", password: "editor password", ip: "1.1.1.1" });
     const { key } = await t.auth.createApiKey(ed.id, ed.id, { name: "ci", scopes: ["read"] });
     await t.auth.deleteUser(user.id, ed.id);
     expect(await t.auth.session(s.token)).toBeNull();
     expect(await t.auth.authenticateRequest(new Headers({ "x-api-key": key }))).toBeNull();
-    expect(await actions()).toEqual(expect.arrayContaining(["user.created", "apikey.created", "user.deleted"]));
+    expect(await actions()).toEqual(
+      expect.arrayContaining(["user.created", "apikey.created", "user.deleted"]),
+    );
   });
 });
 
 describe("API keys", () => {
   it("shows the key once, stores its hash, authenticates it by either header and records use", async () => {
     const { user } = await t.auth.setup(owner);
-    const { key, apiKey } = await t.auth.createApiKey(user.id, user.id, { name: "deploy", scopes: ["write", "read", "read"] });
+    const { key, apiKey } = await t.auth.createApiKey(user.id, user.id, {
+      name: "deploy",
+      scopes: ["write", "read", "read"],
+    });
     expect(key).toMatch(new RegExp(`^sy_${apiKey.prefix}_[A-Za-z0-9_-]{43}$`));
     expect(apiKey.scopes).toEqual(["read", "write"]);
     const row = await t.db.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } });
@@ -178,7 +226,9 @@ describe("API keys", () => {
 
   it("refuses a key without scopes at the scopes field", async () => {
     const { user } = await t.auth.setup(owner);
-    await expect(t.auth.createApiKey(user.id, user.id, { name: "x", scopes: [] })).rejects.toMatchObject({ field: "scopes" });
+    await expect(t.auth.createApiKey(user.id, user.id, { name: "x", scopes: [] })).rejects.toMatchObject({
+      field: "scopes",
+    });
     expect(await t.db.prisma.apiKey.count()).toBe(0);
   });
 

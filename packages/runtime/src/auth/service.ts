@@ -4,7 +4,13 @@ import type { Logger } from "../logger";
 import { createApiKeyStore } from "./api-keys";
 import { type AuditQuery, audit, listAudit } from "./audit";
 import { AuthError, invalidCredentials } from "./errors";
-import { hashPassword as hashWith, needsRehash, type ScryptParams, scryptParams, verifyPassword } from "./password";
+import {
+  hashPassword as hashWith,
+  needsRehash,
+  type ScryptParams,
+  scryptParams,
+  verifyPassword,
+} from "./password";
 import { clientIp, credentialsOf, type HeaderSource, isSameOrigin, isSecureRequest } from "./request";
 import {
   type ApiKeyInput,
@@ -42,9 +48,9 @@ export interface RequestAuth {
   apiKeyId?: string;
 }
 
-function parse<T>(schema: ZodType<T>, value: unknown): T {
+function parse<T>(schema: ZodType<T>, value: unknown, field?: string): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw AuthError.fromZod(r.error);
+  if (!r.success) throw AuthError.fromZod(r.error, field);
   return r.data;
 }
 
@@ -64,8 +70,17 @@ export function createAuthService(opts: AuthServiceOptions) {
 
   const createUser = async (actorId: string | null, input: NewUser, via: string): Promise<UserView> => {
     const u = parse(newUserSchema, input);
-    const created = await users.create({ email: u.email, name: u.name, role: u.role, passwordHash: await hashPassword(u.password) });
-    await audit(host, actorId ?? created.id, "user.created", created.id, { email: created.email, role: created.role, via });
+    const created = await users.create({
+      email: u.email,
+      name: u.name,
+      role: u.role,
+      passwordHash: await hashPassword(u.password),
+    });
+    await audit(host, actorId ?? created.id, "user.created", created.id, {
+      email: created.email,
+      role: created.role,
+      via,
+    });
     return created;
   };
 
@@ -77,8 +92,13 @@ export function createAuthService(opts: AuthServiceOptions) {
     /** First start only: creates the owner while no user exists, and signs them in. */
     async setup(input: { email: string; password: string; name?: string }) {
       const u = parse(newUserSchema, { ...input, role: "owner" });
-      if (await users.hasUsers()) throw new AuthError("already_set_up", "Switchyard is already set up; sign in instead");
-      const id = users.createFirstOwner({ email: u.email, name: u.name, passwordHash: await hashPassword(u.password) });
+      if (await users.hasUsers())
+        throw new AuthError("already_set_up", "Switchyard is already set up; sign in instead");
+      const id = users.createFirstOwner({
+        email: u.email,
+        name: u.name,
+        passwordHash: await hashPassword(u.password),
+      });
       if (!id) throw new AuthError("already_set_up", "Switchyard is already set up; sign in instead");
       await audit(host, id, "user.created", id, { email: u.email, role: "owner", via: "setup" });
       const user = (await users.get(id))!;
@@ -99,7 +119,12 @@ export function createAuthService(opts: AuthServiceOptions) {
       for (const c of checks) {
         if (c.allowed) continue;
         const seconds = Math.ceil(c.retryAfterMs / 1000);
-        throw new AuthError("throttled", `too many sign-in attempts; try again in ${seconds} s`, undefined, c.retryAfterMs);
+        throw new AuthError(
+          "throttled",
+          `too many sign-in attempts; try again in ${seconds} s`,
+          undefined,
+          c.retryAfterMs,
+        );
       }
       const row = await users.byEmail(email);
       const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyHash));
@@ -112,13 +137,17 @@ export function createAuthService(opts: AuthServiceOptions) {
         // Refused attempts are not written one by one (that would let a flood fill the table); the lockout is.
         if (checks.some((c) => c.allowed && c.locks)) {
           opts.log.warn({ email, ip: input.ip }, "sign-in lockout started after repeated failures");
-          await audit(host, row?.id ?? null, "auth.signin.throttled", row?.id ?? email, { email, ip: input.ip });
+          await audit(host, row?.id ?? null, "auth.signin.throttled", row?.id ?? email, {
+            email,
+            ip: input.ip,
+          });
         }
         throw invalidCredentials();
       }
       byEmail.succeeded(`email:${email}`);
       byIp.succeeded(`ip:${input.ip}`);
-      if (needsRehash(row.passwordHash, hashParams)) await users.setPasswordHash(row.id, await hashPassword(password));
+      if (needsRehash(row.passwordHash, hashParams))
+        await users.setPasswordHash(row.id, await hashPassword(password));
       await audit(host, row.id, "auth.signin.succeeded", row.id, { ip: input.ip });
       const user = (await users.get(row.id))!;
       return { user, ...(await sessions.create(row.id)) };
@@ -130,7 +159,7 @@ export function createAuthService(opts: AuthServiceOptions) {
 
     /** Verifies the current password, stores the new one and ends every other session of the user. */
     async changePassword(userId: string, input: { current: string; next: string }, keepToken?: string) {
-      const next = parse(passwordSchema, input.next);
+      const next = parse(passwordSchema, input.next, "next");
       const stored = await users.passwordHash(userId);
       if (!stored || !(await verifyPassword(String(input.current ?? ""), stored))) {
         throw new AuthError("invalid_credentials", "current password is wrong", "current");
@@ -141,10 +170,14 @@ export function createAuthService(opts: AuthServiceOptions) {
     },
 
     async setRole(actorId: string, userId: string, role: Role): Promise<UserView> {
-      const r = parse(roleSchema, role);
+      const r = parse(roleSchema, role, "role");
       const before = await users.get(userId);
       users.setRole(userId, r);
-      await audit(host, actorId, "user.role_changed", userId, { email: before?.email, from: before?.role, to: r });
+      await audit(host, actorId, "user.role_changed", userId, {
+        email: before?.email,
+        from: before?.role,
+        to: r,
+      });
       return (await users.get(userId))!;
     },
 
@@ -157,7 +190,12 @@ export function createAuthService(opts: AuthServiceOptions) {
     async createApiKey(actorId: string, userId: string, input: ApiKeyInput) {
       const k = parse(apiKeyInputSchema, input);
       const created = await apiKeys.create(userId, k.name, k.scopes);
-      await audit(host, actorId, "apikey.created", created.apiKey.id, { owner: userId, name: k.name, prefix: created.apiKey.prefix, scopes: k.scopes });
+      await audit(host, actorId, "apikey.created", created.apiKey.id, {
+        owner: userId,
+        name: k.name,
+        prefix: created.apiKey.prefix,
+        scopes: k.scopes,
+      });
       return created;
     },
 
@@ -166,7 +204,11 @@ export function createAuthService(opts: AuthServiceOptions) {
 
     async revokeApiKey(actorId: string, id: string) {
       const key = await apiKeys.revoke(id);
-      await audit(host, actorId, "apikey.revoked", id, { owner: key.userId, name: key.name, prefix: key.prefix });
+      await audit(host, actorId, "apikey.revoked", id, {
+        owner: key.userId,
+        name: key.name,
+        prefix: key.prefix,
+      });
       return key;
     },
 
@@ -182,7 +224,9 @@ export function createAuthService(opts: AuthServiceOptions) {
       }
       if (c.sessionToken) {
         const s = await sessions.lookup(c.sessionToken);
-        return s ? { user: s.user, via: "session", scopes: [...allScopes], sessionToken: c.sessionToken } : null;
+        return s
+          ? { user: s.user, via: "session", scopes: [...allScopes], sessionToken: c.sessionToken }
+          : null;
       }
       return null;
     },
@@ -190,14 +234,18 @@ export function createAuthService(opts: AuthServiceOptions) {
     purgeExpiredSessions: sessions.purgeExpired,
 
     /** Same as `audit(host, …)`, reachable from the web app through the host. */
-    audit: (actorId: string | null, action: string, target?: string | null, details?: Record<string, unknown>) =>
-      audit(host, actorId, action, target, details),
+    audit: (
+      actorId: string | null,
+      action: string,
+      target?: string | null,
+      details?: Record<string, unknown>,
+    ) => audit(host, actorId, action, target, details),
     listAudit: (q: AuditQuery = {}) => listAudit(host, q),
     /**
      * Request helpers for the web app, reached through the host so Next.js does not bundle the runtime.
      */
     http: { clientIp, isSameOrigin, isSecureRequest, sessionCookie, clearSessionCookie, sessionCookieName },
-    parseEmail: (value: string) => parse(emailSchema, value),
+    parseEmail: (value: string) => parse(emailSchema, value, "email"),
   };
 }
 

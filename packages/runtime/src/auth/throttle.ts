@@ -47,7 +47,8 @@ export function createThrottle(rule: ThrottleRule, now: () => number = Date.now,
       if (e && e.lockedUntil > t) return { allowed: false, retryAfterMs: e.lockedUntil - t };
       const failures = (e && t - e.lastAt < forgetAfterMs ? e.failures : 0) + 1;
       const over = failures - rule.threshold;
-      const lockedUntil = over >= 0 ? t + Math.min(rule.maxDelayMs, rule.baseDelayMs * 2 ** Math.min(over, 30)) : 0;
+      const lockedUntil =
+        over >= 0 ? t + Math.min(rule.maxDelayMs, rule.baseDelayMs * 2 ** Math.min(over, 30)) : 0;
       // Re-insert so the Map's order stays "least recently active first" for pruning.
       entries.delete(key);
       entries.set(key, { failures, lockedUntil, lastAt: t });

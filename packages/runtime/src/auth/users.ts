@@ -13,7 +13,13 @@ interface UserRow {
 export function toUserView(row: UserRow): UserView {
   // An unknown role in the table (edited by hand) is treated as the least privileged one.
   const role = roleSchema.safeParse(row.role);
-  return { id: row.id, email: row.email, name: row.name, role: role.success ? role.data : "viewer", createdAt: row.createdAt };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: role.success ? role.data : "viewer",
+    createdAt: row.createdAt,
+  };
 }
 
 const publicColumns = { id: true, email: true, name: true, role: true, createdAt: true } as const;
@@ -29,7 +35,9 @@ export function createUserStore(db: Pick<DatabaseHandle, "prisma" | "sql">) {
      SELECT ?, ?, ?, ?, 'owner', ? WHERE NOT EXISTS (SELECT 1 FROM "User")`,
   );
   const keepAnOwner = `(role <> 'owner' OR (SELECT COUNT(*) FROM "User" WHERE role = 'owner') > 1)`;
-  const updateRole = sql.prepare(`UPDATE "User" SET role = ? WHERE id = ? AND (? = 'owner' OR ${keepAnOwner})`);
+  const updateRole = sql.prepare(
+    `UPDATE "User" SET role = ? WHERE id = ? AND (? = 'owner' OR ${keepAnOwner})`,
+  );
   const deleteUser = sql.prepare(`DELETE FROM "User" WHERE id = ? AND ${keepAnOwner}`);
   const exists = sql.prepare(`SELECT role FROM "User" WHERE id = ?`);
   // Once a user exists the answer cannot go back to "none" (the last owner cannot be deleted), so it is cached.
@@ -51,7 +59,9 @@ export function createUserStore(db: Pick<DatabaseHandle, "prisma" | "sql">) {
     },
 
     async list(): Promise<UserView[]> {
-      return (await prisma.user.findMany({ orderBy: { createdAt: "asc" }, select: publicColumns })).map(toUserView);
+      return (await prisma.user.findMany({ orderBy: { createdAt: "asc" }, select: publicColumns })).map(
+        toUserView,
+      );
     },
 
     async create(u: { email: string; name: string; role: Role; passwordHash: string }): Promise<UserView> {
@@ -62,7 +72,8 @@ export function createUserStore(db: Pick<DatabaseHandle, "prisma" | "sql">) {
         .create({ data: { id: newId(), ...u }, select: publicColumns })
         .catch((e: unknown) => {
           // Two requests for the same address at once: the unique index decides.
-          if ((e as { code?: string }).code === "P2002") throw new AuthError("email_taken", "a user with this e-mail address already exists", "email");
+          if ((e as { code?: string }).code === "P2002")
+            throw new AuthError("email_taken", "a user with this e-mail address already exists", "email");
           throw e;
         });
       known = true;
@@ -92,7 +103,10 @@ export function createUserStore(db: Pick<DatabaseHandle, "prisma" | "sql">) {
     },
 
     async passwordHash(id: string): Promise<string | null> {
-      return (await prisma.user.findUnique({ where: { id }, select: { passwordHash: true } }))?.passwordHash ?? null;
+      return (
+        (await prisma.user.findUnique({ where: { id }, select: { passwordHash: true } }))?.passwordHash ??
+        null
+      );
     },
   };
 }

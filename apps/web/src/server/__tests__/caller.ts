@@ -10,7 +10,9 @@ export const owner = { email: "owner@example.com", password: "owner password 1" 
 
 /** The tRPC context a real request with these headers would get (same-origin browser request by default). */
 export async function contextFor(host: Host, headers: Record<string, string> = {}) {
-  const req = new Request(`${testOrigin}/api/trpc`, { headers: { host: "localhost:3000", origin: testOrigin, ...headers } });
+  const req = new Request(`${testOrigin}/api/trpc`, {
+    headers: { host: "localhost:3000", origin: testOrigin, ...headers },
+  });
   const resHeaders = new Headers();
   return { ctx: await createContext(host, req, resHeaders), resHeaders };
 }
@@ -21,9 +23,15 @@ export async function contextFor(host: Host, headers: Record<string, string> = {
  */
 export async function testCaller(opts: { seed?: boolean } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "switchyard-web-"));
-  const host: Host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir }), createLogger("silent"), opts);
+  const host: Host = await createHost(
+    parseConfig({ SWITCHYARD_DATA_DIR: dir }),
+    createLogger("silent"),
+    opts,
+  );
   const setup = await host.auth.setup(owner);
-  const withHeaders = async (headers: Record<string, string>) => createCaller((await contextFor(host, headers)).ctx);
+  // The context is resolved on every call, as a real HTTP request would: role changes and sign-outs show at once.
+  const withHeaders = async (headers: Record<string, string>) =>
+    createCaller(async () => (await contextFor(host, headers)).ctx);
   const session = (token: string) => withHeaders({ cookie: `sy_session=${token}` });
   let n = 0;
   return {

@@ -3,10 +3,13 @@ import { requireSession, router, TRPCError, viewerProcedure } from "../trpc";
 
 /** Everyone manages their own keys; owners also see and revoke everyone's. */
 export const apiKeyRouter = router({
-  list: viewerProcedure.input(z.object({ all: z.boolean().optional() }).optional()).query(({ ctx, input }) => {
-    if (input?.all && ctx.user.role !== "owner") throw new TRPCError({ code: "FORBIDDEN", message: "only owners can list everyone's keys" });
-    return ctx.host.auth.listApiKeys(input?.all ? undefined : ctx.user.id);
-  }),
+  list: viewerProcedure
+    .input(z.object({ all: z.boolean().optional() }).optional())
+    .query(({ ctx, input }) => {
+      if (input?.all && ctx.user.role !== "owner")
+        throw new TRPCError({ code: "FORBIDDEN", message: "only owners can list everyone's keys" });
+      return ctx.host.auth.listApiKeys(input?.all ? undefined : ctx.user.id);
+    }),
 
   /** Returns the key once; only its hash is stored. */
   create: viewerProcedure

@@ -10,7 +10,14 @@ export const userRouter = router({
 
   create: ownerProcedure
     .use(requireSession)
-    .input(z.object({ email: z.string().max(1000), password: z.string().max(4096), name: z.string().max(1000).optional(), role }))
+    .input(
+      z.object({
+        email: z.string().max(1000),
+        password: z.string().max(4096),
+        name: z.string().max(1000).optional(),
+        role,
+      }),
+    )
     .mutation(({ ctx, input }) => ctx.host.auth.createUser(ctx.user.id, input)),
 
   setRole: ownerProcedure
@@ -23,7 +30,8 @@ export const userRouter = router({
     .input(userId)
     .mutation(async ({ ctx, input }) => {
       // Deleting yourself would also end this session mid-request; another owner can do it.
-      if (input.id === ctx.user.id) throw new TRPCError({ code: "BAD_REQUEST", message: "you cannot delete your own account" });
+      if (input.id === ctx.user.id)
+        throw new TRPCError({ code: "BAD_REQUEST", message: "you cannot delete your own account" });
       await ctx.host.auth.deleteUser(ctx.user.id, input.id);
       return { id: input.id };
     }),

@@ -15,7 +15,13 @@ export function tempAuth(opts: Partial<Omit<AuthServiceOptions, "db" | "log">> =
   const db = openDatabase(path.join(dir, "switchyard.db"));
   applyMigrations(db.sql);
   const clock = { t: Date.now() };
-  const auth = createAuthService({ db, log: createLogger("silent"), now: () => clock.t, scrypt: fastScrypt, ...opts });
+  const auth = createAuthService({
+    db,
+    log: createLogger("silent"),
+    now: () => clock.t,
+    scrypt: fastScrypt,
+    ...opts,
+  });
   return {
     auth,
     db,

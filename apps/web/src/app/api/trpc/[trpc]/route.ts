@@ -12,7 +12,8 @@ function handler(req: Request) {
     router: appRouter,
     createContext: ({ resHeaders }) => createContext(requireHost(), req, resHeaders),
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") requireHost().log.error({ err: error.cause ?? error, path }, "tRPC procedure failed");
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        requireHost().log.error({ err: error.cause ?? error, path }, "tRPC procedure failed");
     },
   });
 }
