@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "../trpc";
 import { apiKeyRouter } from "./apikey";
 import { auditRouter } from "./audit";
 import { authRouter } from "./auth";
+import { catalogueRouter } from "./catalogue";
 import { flowRouter } from "./flow";
 import { runRouter } from "./run";
 import { systemRouter } from "./system";
@@ -12,6 +13,7 @@ export const appRouter = router({
   user: userRouter,
   apiKey: apiKeyRouter,
   audit: auditRouter,
+  catalogue: catalogueRouter,
   flow: flowRouter,
   run: runRouter,
   system: systemRouter,

@@ -1,3 +1,5 @@
+import { validateFlow } from "@switchyard/engine";
+import { registry } from "@switchyard/nodes";
 import { z } from "zod";
 import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
@@ -9,6 +11,11 @@ const definition = z.record(z.string(), z.unknown());
 function notFound(e: unknown): never {
   if (e instanceof Error && e.name === "NotFoundError") throw new TRPCError({ code: "NOT_FOUND", message: e.message });
   throw fromRunControl(e);
+}
+
+/** Every problem the engine finds; saves keep drafts with problems, activation refuses them. */
+function problemsOf(definition: unknown) {
+  return validateFlow(definition, registry);
 }
 
 export const flowRouter = router({
@@ -25,7 +32,13 @@ export const flowRouter = router({
 
   create: editorProcedure
     .input(z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), definition }))
-    .mutation(({ ctx, input }) => ctx.host.flows.create(input)),
+    .mutation(async ({ ctx, input }) => ({ ...(await ctx.host.flows.create(input)), problems: problemsOf(input.definition) })),
+
+  /**
+   * Problems of a definition as the engine sees them (a mutation only so that large flows travel in a POST
+   * body instead of the URL; it writes nothing).
+   */
+  validate: viewerProcedure.input(z.object({ definition })).mutation(({ input }) => ({ problems: problemsOf(input.definition) })),
 
   save: editorProcedure
     .input(flowId.extend({ definition }))
@@ -33,7 +46,7 @@ export const flowRouter = router({
       const saved = await ctx.host.flows.saveVersion(input.id, input.definition).catch(notFound);
       // An active flow serves the new version from the next event on — no restart, no stale trigger.
       await ctx.host.control.afterSave(input.id).catch(notFound);
-      return saved;
+      return { ...saved, problems: problemsOf(input.definition) };
     }),
 
   rename: editorProcedure
@@ -44,7 +57,22 @@ export const flowRouter = router({
 
   setActive: editorProcedure
     .input(flowId.extend({ active: z.boolean() }))
-    .mutation(({ ctx, input }) => ctx.host.control.setActive(input.id, input.active).catch(notFound)),
+    .mutation(async ({ ctx, input }) => {
+      if (input.active) {
+        const version = await ctx.host.flows.getVersion(input.id);
+        if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
+        const problems = problemsOf(version.definition);
+        if (problems.length) {
+          const list = problems.map((p) => `- ${p.message}`).join("\n");
+          throw new TRPCError({
+            code: "BAD_REQUEST",
+            message: `cannot activate: version ${version.version} has ${problems.length} problem${problems.length > 1 ? "s" : ""}:\n${list}`,
+            cause: Object.assign(new Error("flow has problems"), { problems }),
+          });
+        }
+      }
+      return ctx.host.control.setActive(input.id, input.active).catch(notFound);
+    }),
 
   /** Runs the flow now (its latest saved version unless one is named) with a sample payload. */
   run: editorProcedure

@@ -1,0 +1,64 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTRPC } from "@/trpc/client";
+import { useEditor } from "./store";
+
+const POLL_MS = 500;
+const FINISHED = new Set(["succeeded", "failed", "cancelled", "timed_out"]);
+
+/**
+ * "Run" in the editor: saves unsaved work first (a run executes a saved version), starts a manual run
+ * with the trigger's sample payload and follows it until it finishes.
+ */
+export function useRunner(flowId: string, dirty: boolean, save: () => Promise<unknown>) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const start = useMutation(trpc.flow.run.mutationOptions());
+  const [runId, setRunId] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    if (!runId) return;
+    let stopped = false;
+    const poll = async () => {
+      try {
+        const page = await queryClient.fetchQuery({ ...trpc.run.list.queryOptions({ flowId, limit: 20 }), staleTime: 0 });
+        const run = page.runs.find((r) => r.id === runId);
+        if (stopped) return;
+        if (run && FINISHED.has(run.status)) {
+          useEditor.getState().notify(run.status === "succeeded" ? "info" : "error", `Run ${run.status.replace("_", " ")}${run.errorMessage ? `: ${run.errorMessage}` : "."}`);
+          setRunId(null);
+          return;
+        }
+      } catch {
+        // A failed poll is retried on the next tick.
+      }
+      if (!stopped) timer.current = setTimeout(poll, POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer.current);
+    };
+  }, [runId, flowId, queryClient, trpc]);
+
+  const run = useCallback(async () => {
+    if (dirty && !(await save())) return;
+    const s = useEditor.getState();
+    const trigger = s.doc.nodes.find((n) => s.catalogue.get(n.type)?.kind === "trigger");
+    const sample = trigger?.config.samplePayload;
+    try {
+      const started = await start.mutateAsync({ id: flowId, payload: sample && typeof sample === "object" ? sample : {} });
+      s.notify("info", `Run ${started.runId} started.`);
+      setRunId(started.runId);
+    } catch (err) {
+      s.notify("error", `Run refused: ${(err as Error).message}`);
+    }
+  }, [dirty, save, start, flowId]);
+
+  return { run, running: start.isPending || runId !== null };
+}
