@@ -52,6 +52,11 @@ try {
   }
   console.log(`memory-quality: ${data.items.length} items, ${data.queries.length} queries, embedder ${memory.reader.status().embedderId}, vectors ${memory.vectorBackend}`);
   console.table(table);
+  const [lr, lm, br, bm] = [table.lexical!, table.lexical!, table.balanced!, table.balanced!].map(
+    (row, i) => row[i % 2 === 0 ? `all (${data.queries.length}) recall@5` : "all MRR"]!,
+  );
+  const beats = Number(br) > Number(lr) && Number(bm) >= Number(lm);
+  console.log(`balanced beats lexical: ${beats ? "yes" : "no"} (recall@5 ${br} vs ${lr}, MRR ${bm} vs ${lm})`);
 } finally {
   memory.close();
   rmSync(dir, { recursive: true, force: true });

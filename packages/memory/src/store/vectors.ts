@@ -30,7 +30,7 @@ export function resetVectorTable(db: Database.Database, backend: VectorBackend, 
   db.exec("DROP TABLE IF EXISTS items_vec_blob");
   if (backend === "sqlite-vec") {
     db.exec(
-      `CREATE VIRTUAL TABLE items_vec USING vec0(namespace text, embedding float[${dimensions}] distance_metric=cosine)`,
+      `CREATE VIRTUAL TABLE items_vec USING vec0(namespace text partition key, embedding float[${dimensions}] distance_metric=cosine)`,
     );
   } else {
     db.exec(

@@ -1,0 +1,96 @@
+// Speed of the memory service at 100 000 items: ingest throughput, p50/p99 of each agent tool, peak RSS.
+// Run: cd /work/main && npx tsx bench/memory-speed.ts [items]
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createMemoryTools, type ItemInput, openMemory } from "../packages/memory/src/index";
+
+const N = Number(process.argv[2] ?? 100_000);
+const QUERIES = 300;
+
+// Deterministic pseudo-random text from a small-business vocabulary (xorshift, fixed seed).
+let seed = 0x9e3779b9;
+const rand = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 0x100000000;
+};
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+const VOCAB = (
+  "invoice payment customer order quote supplier paper delivery printer stock refund reminder payroll lease " +
+  "insurance backup shipping label banner poster flyer menu wedding invitation proof approval deadline friday " +
+  "monday thursday wholesale retail discount price increase contract meeting call email webhook flow cron " +
+  "schedule report summary digest account bank reconcile tax accountant holiday closure staff intern training " +
+  "safety cutter laminator ink cartridge colour profile coated uncoated courier pickup shelf notification sms"
+).split(" ");
+const NAMES = "Maya Sam Jordan Dev Rosa Ken Priya Leo Angela Tom Hana Marcus Olivia Raj Ellen Carlos Nina Greg".split(" ");
+const KINDS = ["memory", "memory", "memory", "transcript", "person", "profile"] as const;
+const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
+
+function item(i: number): ItemInput {
+  const kind = pick(KINDS);
+  return {
+    kind,
+    key: kind === "person" || kind === "transcript" ? `${pick(NAMES)} ${i}` : `${sentence(3)} ${i}`,
+    content: `${sentence(12 + Math.floor(rand() * 30))}.`,
+    thread: kind === "transcript" ? `thread-${i % 500}` : undefined,
+    namespace: i % 10 === 0 ? "background" : "global",
+    source: `bench:${i}`,
+  };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+const dir = mkdtempSync(join(tmpdir(), "memory-speed-"));
+const memory = openMemory({ file: join(dir, "memory.db"), log: (l) => console.log(l) });
+try {
+  const t0 = performance.now();
+  await memory.ingest.addMany(
+    Array.from({ length: N }, (_, i) => item(i)),
+    {},
+  );
+  const ingestSeconds = (performance.now() - t0) / 1000;
+
+  memory.ingest.setFlavour("communication", `# Communication\n${sentence(200)}`);
+  const tools = createMemoryTools(memory.reader);
+  const queryText = () => sentence(1 + Math.floor(rand() * 4));
+  const argsFor: Record<string, () => unknown> = {
+    memory_recall: () => ({ query: queryText() }),
+    memory_hybrid_search: () => ({ query: queryText(), namespace: "global", mode: "balanced" }),
+    memory_flavour: () => ({ flavour: "communication" }),
+  };
+  const rows: Record<string, Record<string, string>> = {};
+  for (const tool of tools) {
+    const times: number[] = [];
+    for (let q = 0; q < QUERIES; q++) {
+      const args = argsFor[tool.name]!();
+      const s = performance.now();
+      await tool.execute(args);
+      times.push(performance.now() - s);
+    }
+    rows[tool.name] = { p50_ms: pct(times, 50).toFixed(2), p99_ms: pct(times, 99).toFixed(2) };
+  }
+  for (const mode of ["lexical", "semantic"] as const) {
+    const times: number[] = [];
+    for (let q = 0; q < QUERIES; q++) {
+      const s = performance.now();
+      await tools[1]!.execute({ query: queryText(), namespace: "global", mode });
+      times.push(performance.now() - s);
+    }
+    rows[`memory_hybrid_search mode=${mode}`] = { p50_ms: pct(times, 50).toFixed(2), p99_ms: pct(times, 99).toFixed(2) };
+  }
+
+  console.log(
+    `memory-speed: ${N} items, node ${process.version}, ${cpus().length} cpus, vectors ${memory.vectorBackend}, embedder ${memory.reader.status().embedderId}`,
+  );
+  console.log(`ingest: ${ingestSeconds.toFixed(1)} s, ${Math.round(N / ingestSeconds)} items/s (embedding + FTS + vectors, 1000 per transaction)`);
+  console.table(rows);
+  console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+} finally {
+  memory.close();
+  rmSync(dir, { recursive: true, force: true });
+}
