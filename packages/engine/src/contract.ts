@@ -68,6 +68,8 @@ export interface AgentRunRequest {
   model?: string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Receives this request's agent turn traces (the host stores them with the step). */
+  onTrace?: (trace: unknown) => void;
 }
 export interface AgentRunResult {
   text: string;

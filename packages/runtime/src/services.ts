@@ -11,8 +11,11 @@ import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
+import { createStepExtras } from "./runs/step-extras";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
 import { createCronScheduler } from "./triggers/cron";
+import { createSmtpIngress } from "./triggers/email";
+import { createAttachmentStore } from "./runs/attachments";
 import { createTriggerManager } from "./triggers/manager";
 import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
@@ -34,7 +37,8 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
   const queue = createSqliteRunQueue(db.sql);
-  const stepStore = createSqliteStepStore(db.sql);
+  const extras = createStepExtras();
+  const stepStore = createSqliteStepStore(db.sql, extras);
   const responses = createResponseHub();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
 
@@ -58,6 +62,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     registry,
     stepStore,
     responses,
+    extras,
     log,
     http,
     secrets: vault.reader,
@@ -105,6 +110,27 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     if (row?.channel === "cron") cron.runFinished(row.flowId);
   });
 
+  const attachments = createAttachmentStore(config.dataDir);
+  const smtp = createSmtpIngress({
+    host: config.smtp.host,
+    port: config.smtp.port,
+    domain: config.smtp.domain,
+    log,
+    storeAttachment: (content, meta) => attachments.store(content, meta),
+    admit: async (b, payloadJson) => {
+      const { id } = await queue.enqueue({ flowId: b.flowId, flowVersion: b.flowVersion, channel: "email", payloadJson });
+      worker.kick();
+      triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
+      return id;
+    },
+    // The listener is shared by every e-mail trigger: its health is theirs.
+    onHealth: (h) => {
+      for (const t of triggers.health() as { flowId: string; kind: string }[]) if (t.kind === "email") triggers.report(t.flowId, h);
+    },
+  });
+  triggers.setAdapter("email", smtp);
+  let smtpPort = config.smtp.port;
+
   const webhookHandler = createWebhookHandler({
     production: hooks.production,
     test: hooks.test,
@@ -127,6 +153,10 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     worker,
     triggers,
     cron,
+    smtp,
+    /** The port SMTP really listens on (differs from the config when it asked for 0). */
+    smtpPort: () => smtpPort,
+    attachments,
     webhookHandler,
     agents: () => agents!,
     reloadAgents,
@@ -134,10 +164,14 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       const recovered = queue.recoverOrphans();
       if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");
       worker.start();
+      const { port } = await smtp.start();
+      smtpPort = port;
+      log.info({ port, domain: config.smtp.domain }, "inbound SMTP listening");
       await triggers.syncAll();
     },
     async stop() {
       cron.stop();
+      await smtp.stop();
       await worker.stop();
       memory.close();
     },

@@ -93,7 +93,17 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
       const release = await semaphore.acquire(req.signal);
       try {
         const format = req.responseFormat?.type === "json" ? "json" : "text";
-        const result = await runTurn(env, {
+        // A per-request sink sees this step's turns (and its delegated children) next to the global one.
+        const turnEnv: TurnEnvironment = req.onTrace
+          ? {
+              ...env,
+              onTrace: (trace) => {
+                env.onTrace?.(trace);
+                req.onTrace?.(trace);
+              },
+            }
+          : env;
+        const result = await runTurn(turnEnv, {
           definition,
           userMessage: buildRunMessage({
             prompt: req.prompt,

@@ -42,7 +42,7 @@ describe("webhook → flow → response", () => {
     expect((await post("/hooks/hello", {})).status).toBe(404);
 
     await t.host.control.setActive(id, true);
-    const edited = structuredClone(exampleFlow);
+    const edited = structuredClone(exampleFlow) as { nodes: { config: Record<string, unknown> }[] };
     edited.nodes[0]!.config = { ...edited.nodes[0]!.config, path: "greet/v2" };
     await t.host.flows.saveVersion(id, edited);
     await t.host.control.afterSave(id);
@@ -53,7 +53,7 @@ describe("webhook → flow → response", () => {
   });
 
   it("refuses to activate a flow whose trigger config is invalid, leaving it inactive", async () => {
-    const broken = structuredClone(exampleFlow);
+    const broken = structuredClone(exampleFlow) as { nodes: { config: Record<string, unknown> }[] };
     broken.nodes[0]!.config = { ...broken.nodes[0]!.config, path: "bad path!" };
     const { id } = await t.host.flows.create({ name: "Broken", definition: broken });
     await expect(t.host.control.setActive(id, true)).rejects.toThrow(/^cannot activate: /);

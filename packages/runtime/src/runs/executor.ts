@@ -6,12 +6,14 @@ import type { RunExecutor } from "../worker/worker";
 import { boundedJson } from "./bounded-json";
 import type { FlowCache } from "./flow-cache";
 import type { ResponseHub } from "./response-hub";
+import type { StepExtras } from "./step-extras";
 
 export interface ExecutorDeps {
   flows: FlowCache;
   registry: NodeRegistry;
   stepStore: StepStore;
   responses: ResponseHub;
+  extras: StepExtras;
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
@@ -54,20 +56,24 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       onEvent: d.onEvent,
       ctxFactory: (base): NodeContext => ({
         ...base,
+        // Node logs belong to the step's trace; the process log only gets them at debug level.
         log: {
-          info: (m, data) => d.log.info({ runId: run.id, nodeId: base.nodeId, data }, m),
-          warn: (m, data) => d.log.warn({ runId: run.id, nodeId: base.nodeId, data }, m),
-          error: (m, data) => d.log.error({ runId: run.id, nodeId: base.nodeId, data }, m),
+          info: (m, data) => (d.extras.log(run.id, base.nodeId, "info", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
+          warn: (m, data) => (d.extras.log(run.id, base.nodeId, "warn", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
+          error: (m, data) => (d.extras.log(run.id, base.nodeId, "error", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
         },
         ...(d.http ? { http: d.http } : {}),
         ...(d.secrets ? { secrets: d.secrets } : {}),
-        ...(agents ? { agents } : {}),
+        ...(agents
+          ? { agents: { run: (req) => agents.run({ ...req, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }) } }
+          : {}),
         ...(subflows ? { flows: subflows } : {}),
         ...(run.channel === "webhook"
           ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
           : {}),
       }),
     });
+    d.extras.forgetRun(run.id);
     const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
     if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, error, run.id));
     return {

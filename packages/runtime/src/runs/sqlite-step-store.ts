@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { newId, sqlDate } from "@switchyard/db";
 import type { StepRecord, StepStore } from "@switchyard/engine";
 import { boundedJson } from "./bounded-json";
+import type { StepExtras } from "./step-extras";
 
 interface StepRow {
   stepId: string;
@@ -28,11 +29,16 @@ interface StepRow {
  * rows come back in save order because ids are time-ordered. Each save is its own commit: the executor
  * awaits it before the next step starts, which is what makes crash-resume exact.
  */
-export function createSqliteStepStore(db: Database.Database): StepStore & { retryInfo(runId: string): StepRow[] } {
+export function createSqliteStepStore(db: Database.Database, extras?: StepExtras): StepStore {
   const insert = db.prepare(
     `INSERT INTO "Step" (id, runId, stepId, nodeId, visit, attempt, status, port, reason, input, output, errorCode, errorMessage,
        errorStack, truncated, resumeAt, retryAt, startedAt, endedAt, durationMs)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertLogs = db.prepare(
+    `INSERT INTO "Step" (id, runId, stepId, nodeId, visit, attempt, status, port, reason, input, output, errorCode, errorMessage,
+       errorStack, truncated, resumeAt, retryAt, startedAt, endedAt, durationMs, logs)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare(
     `SELECT stepId, nodeId, visit, attempt, status, port, reason, input, output, errorCode, errorMessage, errorStack,
@@ -45,7 +51,9 @@ export function createSqliteStepStore(db: Database.Database): StepStore & { retr
       const output = boundedJson(step.outputs);
       const started = Date.parse(step.startedAt);
       const ended = Date.parse(step.endedAt);
-      insert.run(
+      const extra = extras?.take(step.runId, step.nodeId);
+      const logs = extra ? boundedJson(extra, 1024 * 1024) : undefined;
+      (logs ? insertLogs : insert).run(
         newId(),
         step.runId,
         step.stepId,
@@ -66,6 +74,7 @@ export function createSqliteStepStore(db: Database.Database): StepStore & { retr
         sqlDate(started),
         sqlDate(ended),
         Math.max(0, ended - started),
+        ...(logs ? [logs.json] : []),
       );
     },
     async load(runId) {
@@ -89,6 +98,5 @@ export function createSqliteStepStore(db: Database.Database): StepStore & { retr
         endedAt: new Date(r.endedAt).toISOString(),
       }));
     },
-    retryInfo: (runId) => select.all(runId) as StepRow[],
   };
 }
