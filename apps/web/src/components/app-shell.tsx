@@ -4,6 +4,10 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+
+// Shown before anyone is signed in: no navigation, no account menu.
+const barePages = ["/signin", "/setup"];
 
 const nav = [
   { href: "/flows", label: "Flows", icon: "M4 6h6v4H4zM14 14h6v4h-6zM10 8h2a2 2 0 0 1 2 2v4" },
@@ -15,6 +19,7 @@ const nav = [
 
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
+  if (barePages.includes(pathname)) return <main>{children}</main>;
   return (
     <div className="flex min-h-screen">
       <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
@@ -44,7 +49,8 @@ export function AppShell({ children }: { children: ReactNode }) {
             );
           })}
         </nav>
-        <div className="border-t border-slate-200 p-3 dark:border-slate-800">
+        <div className="space-y-1 border-t border-slate-200 p-3 dark:border-slate-800">
+          <UserMenu />
           <ThemeToggle />
         </div>
       </aside>
