@@ -1,3 +1,4 @@
+import { createApiHandler } from "../api";
 import type { Config } from "../config";
 import { createHost } from "../host";
 import { setCurrentHost } from "../host-registry";
@@ -12,7 +13,7 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
   try {
     await host.start();
     const web = await loadWebApp({ dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port });
-    const server = createHttpServer(host, { web, hooks: host.services.webhookHandler });
+    const server = createHttpServer(host, { web, hooks: host.services.webhookHandler, api: createApiHandler(host) });
     const { port } = await listen(server, config.port, config.host);
     log.info({ url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version }, "Switchyard is up");
     console.log(`Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)}`);

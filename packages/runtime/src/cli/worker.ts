@@ -1,3 +1,4 @@
+import { createApiHandler } from "../api";
 import type { Config } from "../config";
 import { createHost } from "../host";
 import { createHttpServer, listen } from "../http/server";
@@ -7,7 +8,7 @@ import type { Logger } from "../logger";
 export async function workerCommand(config: Config, log: Logger): Promise<void> {
   const host = await createHost(config, log);
   await host.start();
-  const server = createHttpServer(host, { hooks: host.services.webhookHandler });
+  const server = createHttpServer(host, { hooks: host.services.webhookHandler, api: createApiHandler(host) });
   const { port } = await listen(server, config.port, config.host);
   log.info({ port, dataDir: config.dataDir }, "worker is up");
   console.log(`Switchyard worker ${host.version} listening on ${config.host}:${port}`);

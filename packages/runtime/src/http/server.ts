@@ -7,6 +7,8 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export interface Routes {
   /** `/hooks/*` and `/hooks-test/*`: straight to the runtime, no framework on the hot path. */
   hooks?: RequestHandler;
+  /** `/api/v1/*`: the REST API, framework-free like the hooks. */
+  api?: RequestHandler;
   /** Everything else (UI, tRPC, REST): the web app. */
   web?: RequestHandler;
 }
@@ -15,7 +17,7 @@ export interface Routes {
 export function createHttpServer(host: Host, routes: Routes): Server {
   const server = createServer((req, res) => {
     const url = req.url ?? "/";
-    const handler = url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? routes.hooks : routes.web;
+    const handler = url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? routes.hooks : /^\/api\/v1(\/|\?|$)/.test(url) ? routes.api : routes.web;
     if (!handler) {
       sendError(res, 404, "not_found", `no route for ${req.method} ${url.split("?")[0]}`);
       return;

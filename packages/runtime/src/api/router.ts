@@ -1,0 +1,150 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { RequestAuth } from "../auth/service";
+import type { Host } from "../host";
+import { sendError, sendJson } from "../http/respond";
+import { HttpInputError, parseBody, readBody } from "../triggers/webhook/body";
+import { type ApiProblem, ApiError, invalidRequest, toApiError, zodProblems } from "./errors";
+import type { Route } from "./route";
+
+export const apiPrefix = "/api/v1";
+export const defaultMaxBodyBytes = 5 * 1024 * 1024;
+
+interface Compiled {
+  route: Route;
+  pattern: RegExp;
+}
+
+/** `/flows/{id}/runs` → a regex with one named group per parameter. */
+function compile(route: Route): Compiled {
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
+  return { route, pattern: new RegExp(`^${source}/?$`) };
+}
+
+/** Unknown query parameters are refused: a typo like `?flowid=` must not silently list everything. */
+function queryProblems(schema: z.ZodType | undefined, params: URLSearchParams): ApiProblem[] {
+  const known = schema instanceof z.ZodObject ? new Set(Object.keys(schema.shape)) : new Set<string>();
+  const problems: ApiProblem[] = [];
+  for (const key of new Set(params.keys())) {
+    if (!known.has(key)) problems.push({ path: `query.${key}`, message: `unknown query parameter '${key}'` });
+    else if (params.getAll(key).length > 1) problems.push({ path: `query.${key}`, message: `'${key}' is given more than once` });
+  }
+  return problems;
+}
+
+function parseWith(schema: z.ZodType | undefined, value: unknown, where: string, problems: ApiProblem[]): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  problems.push(...zodProblems(r.error, where));
+  return undefined;
+}
+
+/** Scope for reads and writes; writes also need an account that may change things (not a viewer). */
+function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: Host): void {
+  const scope = route.access === "read" ? "read" : "write";
+  if (!auth.scopes.includes(scope)) throw new ApiError("forbidden", `this API key lacks the ${scope} scope`);
+  if (scope === "write" && auth.user.role === "viewer") throw new ApiError("forbidden", "viewers can read but not change anything");
+  // A browser session carries its cookie to any site's requests; only our own pages may write with it.
+  if (scope === "write" && auth.via === "session" && !host.auth.http.isSameOrigin(req.headers, host.config.baseUrl)) {
+    throw new ApiError("forbidden", "cross-site request refused");
+  }
+}
+
+async function readJsonBody(req: IncomingMessage, route: Route, maxBodyBytes: number): Promise<unknown> {
+  try {
+    const raw = await readBody(req, maxBodyBytes);
+    const value = parseBody(req, raw, "json");
+    if (value === null && raw.length === 0 && route.bodyRequired) {
+      throw invalidRequest([{ path: "body", message: "a JSON body is required" }], "body");
+    }
+    return value === null && raw.length === 0 ? undefined : value;
+  } catch (e) {
+    if (e instanceof HttpInputError) {
+      if (e.status === 413) throw new ApiError("payload_too_large", e.message);
+      if (e.status === 415) throw new ApiError("unsupported_media_type", `send the body as application/json (got ${req.headers["content-type"] ?? "no content type"})`);
+      throw invalidRequest([{ path: "body", message: e.message }], "body");
+    }
+    throw e;
+  }
+}
+
+/**
+ * The `/api/v1/*` handler: plain node:http, like the webhook handler. Matching, authentication,
+ * input parsing and error shapes live here; the routes only hold their own logic.
+ */
+export function createApiRouter(host: Host, routes: readonly Route[], opts: { maxBodyBytes?: number } = {}) {
+  const compiled = routes.map(compile);
+  const maxBodyBytes = opts.maxBodyBytes ?? defaultMaxBodyBytes;
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const method = (req.method ?? "GET").toUpperCase();
+    const path = url.pathname.slice(apiPrefix.length) || "/";
+    const controller = new AbortController();
+    res.once("close", () => controller.abort());
+    try {
+      const candidates = compiled.flatMap((c) => {
+        const m = c.pattern.exec(path);
+        return m ? [{ route: c.route, groups: m.groups ?? {} }] : [];
+      });
+      if (candidates.length === 0) throw new ApiError("not_found", `no API route ${method} ${url.pathname}`);
+      const hit = candidates.find((c) => c.route.method === method);
+      if (!hit) {
+        const allow = candidates.map((c) => c.route.method).join(", ");
+        sendJson(res, 405, { error: { code: "method_not_allowed", message: `${method} is not allowed on ${url.pathname}; use ${allow}` } }, { allow });
+        return;
+      }
+      const { route } = hit;
+
+      let auth: RequestAuth | null = null;
+      if (route.access !== "public") {
+        auth = await host.auth.authenticateRequest(req.headers);
+        if (!auth) {
+          sendJson(
+            res,
+            401,
+            { error: { code: "unauthorized", message: "send a valid API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'" } },
+            { "www-authenticate": 'Bearer realm="switchyard"' },
+          );
+          return;
+        }
+        authorise(route, auth, req, host);
+      }
+
+      // Authenticated before the body is read: strangers cannot make us buffer megabytes.
+      const problems: ApiProblem[] = [];
+      const rawParams: Record<string, string> = {};
+      for (const [k, v] of Object.entries(hit.groups)) {
+        try {
+          rawParams[k] = decodeURIComponent(v);
+        } catch {
+          problems.push({ path: `params.${k}`, message: "malformed percent-encoding" });
+        }
+      }
+      const params = parseWith(route.params, rawParams, "params", problems);
+      problems.push(...queryProblems(route.query, url.searchParams));
+      const query = parseWith(route.query, Object.fromEntries(url.searchParams), "query", problems);
+      const rawBody = route.body ? await readJsonBody(req, route, maxBodyBytes) : undefined;
+      const body = route.body && (rawBody !== undefined || route.bodyRequired) ? parseWith(route.body, rawBody, "body", problems) : undefined;
+      if (problems.length) throw invalidRequest(problems);
+
+      const reply = await route.handler({ host, params, query, body, auth, req, signal: controller.signal });
+      if (!res.writableEnded && !res.destroyed) sendJson(res, reply.status, reply.body);
+    } catch (e) {
+      const apiError = toApiError(e);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (apiError) {
+        sendError(res, apiError.status, apiError.code, apiError.message, apiError.details);
+        // Unread body bytes must not be parsed as the next request on a kept-alive socket.
+        if (apiError.code === "payload_too_large") res.once("finish", () => req.socket.destroy());
+        return;
+      }
+      host.log.error({ err: e, method, url: url.pathname }, "API request failed");
+      sendError(res, 500, "internal", "internal error; the server log has the details");
+    }
+  };
+}
