@@ -142,6 +142,11 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
    * body port(s).
    */
   loop?: true;
+  /**
+   * Top-level config keys that are never expressions (code, a JSONata program the node evaluates itself):
+   * the executor passes them through untouched and validation does not parse them as expressions.
+   */
+  rawFields?: readonly string[];
   config: S;
   /** Example config used for docs and the catalogue round-trip test. */
   example: z.input<S>;

@@ -13,3 +13,4 @@ export * from "./flow/graph";
 export * from "./flow/schema";
 export * from "./validate/config-check";
 export * from "./validate/validate-flow";
+export * from "./expressions/raw-fields";

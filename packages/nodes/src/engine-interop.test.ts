@@ -5,6 +5,7 @@
 import { createExpressionEvaluator, FlowNode, type NodeDefinition, runNode } from "@switchyard/engine";
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "./__tests__/fake-ctx";
+import { codeNode } from "./code/code";
 import { transformNode } from "./data/transform";
 import { stopNode } from "./flow/stop";
 import { ifNode } from "./logic/if";
@@ -38,6 +39,14 @@ describe("nodes inside the engine's runner", () => {
     ).toEqual({
       kind: "ok",
       outputs: { main: items({ big: 150 }) },
+    });
+  });
+
+  it("passes code containing {{ }} to the code node untouched instead of evaluating it", async () => {
+    const code = "return items.map((i) => ({ tpl: '{{ item.total }}', total: i.total }));";
+    expect(await run(codeNode as NodeDefinition, { code }, items({ total: 7 }))).toEqual({
+      kind: "ok",
+      outputs: { main: items({ tpl: "{{ item.total }}", total: 7 }) },
     });
   });
 

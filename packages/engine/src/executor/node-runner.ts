@@ -11,6 +11,7 @@ import type {
   RunInfo,
 } from "../contract";
 import { NodeError, NonRetryableError, toNodeError } from "../errors";
+import { splitRawFields } from "../expressions/raw-fields";
 import { hasExpressions, resolveConfig } from "../expressions/resolve";
 import type { FlowNode } from "../flow/schema";
 import { migrateConfig } from "../validate/config-check";
@@ -58,7 +59,7 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
 
   // Per item: a config without expressions is parsed once for all items.
   let shared: unknown;
-  const dynamic = isDynamic(config);
+  const dynamic = isDynamic(splitRawFields(config, def.rawFields).dynamic);
   const outputs: Record<string, Item[]> = {};
   const failedItems: Item[] = [];
   let firstError: NodeError | undefined;
@@ -103,9 +104,11 @@ async function prepareConfig(
   config: unknown,
   scope: Record<string, unknown>,
 ): Promise<unknown> {
-  const resolved = isDynamic(config)
-    ? await resolveConfig(config, scope, { evaluator: args.evaluator, nodeId: args.node.id })
-    : config;
+  const { dynamic, raw } = splitRawFields(config, args.def.rawFields);
+  const evaluated = isDynamic(dynamic)
+    ? await resolveConfig(dynamic, scope, { evaluator: args.evaluator, nodeId: args.node.id })
+    : dynamic;
+  const resolved = raw ? { ...(evaluated as Record<string, unknown>), ...raw } : evaluated;
   const parsed = args.def.config.safeParse(resolved);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0]!;

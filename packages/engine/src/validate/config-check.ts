@@ -5,6 +5,7 @@
 import type { AnyNodeType } from "../contract";
 import { NodeError } from "../errors";
 import { checkExpressionSyntax } from "../expressions/evaluator";
+import { splitRawFields } from "../expressions/raw-fields";
 import { collectExpressions } from "../expressions/resolve";
 import { isExpressionString, parseConfigString } from "../expressions/template";
 import type { FlowNode } from "../flow/schema";
@@ -55,7 +56,7 @@ export function checkNodeConfig(node: FlowNode, def: AnyNodeType): Problem[] {
   }
   if (result && !result.success) {
     for (const issue of result.error.issues) {
-      if (holdsExpression(config, issue.path)) continue;
+      if (holdsExpression(config, issue.path) && !isRawPath(def, issue.path)) continue;
       const field = issue.path.map(String).join(".");
       problems.push({
         code: "config_invalid",
@@ -65,7 +66,8 @@ export function checkNodeConfig(node: FlowNode, def: AnyNodeType): Problem[] {
       });
     }
   }
-  for (const found of collectExpressions(config)) problems.push(...checkSyntax(node.id, found));
+  const { dynamic } = splitRawFields(config, def.kind === "action" ? def.rawFields : undefined);
+  for (const found of collectExpressions(dynamic)) problems.push(...checkSyntax(node.id, found));
   return problems;
 }
 
@@ -106,4 +108,8 @@ function checkSyntax(nodeId: string, found: { path: (string | number)[]; text: s
     if (error) problems.push(at(offset + error.position, error.message));
   }
   return problems;
+}
+
+function isRawPath(def: AnyNodeType, path: readonly PropertyKey[]): boolean {
+  return def.kind === "action" && path.length > 0 && (def.rawFields ?? []).includes(String(path[0]));
 }

@@ -11,6 +11,8 @@ import { runSandbox } from "./sandbox";
 export const codeNode = defineNode({
   type: "code",
   typeVersion: 1,
+  // Its own language, not a config expression: the executor must not evaluate { } inside it.
+  rawFields: ["code"],
   title: "Code",
   description: "Transforms items with JavaScript in a sandbox.",
   category: "data",
