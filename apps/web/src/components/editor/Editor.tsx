@@ -44,7 +44,15 @@ function EditorBody({ flowId }: { flowId: string }) {
       setLoadedVersion(flow.data.version.version);
     }
   }, [flow.data, flowId]);
-  useEffect(() => () => useEditor.getState().load("", {}), []);
+  useEffect(() => {
+    // Read-only probe for end-to-end tests and debugging: the definition exactly as Save would send it.
+    const w = window as unknown as { __switchyardEditor?: unknown };
+    w.__switchyardEditor = { definition: () => toDefinition(useEditor.getState().doc), history: () => useEditor.getState().past.length };
+    return () => {
+      w.__switchyardEditor = undefined;
+      useEditor.getState().load("", {});
+    };
+  }, []);
   useEffect(() => {
     if (catalogue.data) useEditor.getState().setCatalogue(catalogue.data as unknown as CatalogueEntry[]);
   }, [catalogue.data]);

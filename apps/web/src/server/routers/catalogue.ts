@@ -1,21 +1,34 @@
-import { catalogue, describeCron } from "@switchyard/nodes";
 import { z } from "zod";
 import { router, TRPCError, viewerProcedure } from "../trpc";
 
+type NodesPackage = typeof import("@switchyard/nodes");
+
+/**
+ * The nodes package is loaded at run time, not bundled: its code sandbox resolves a wasm file through
+ * `import.meta.url`, which bundling breaks. The host process (tsx) and vitest both load it as source,
+ * and this import shares the instance the runtime already holds.
+ */
+let nodes: Promise<NodesPackage> | undefined;
+function loadNodes(): Promise<NodesPackage> {
+  nodes ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
+  return nodes;
+}
+
 // The catalogue is static for the life of the process; build its JSON Schemas once.
-let cached: ReturnType<typeof catalogue> | undefined;
+let cached: ReturnType<NodesPackage["catalogue"]> | undefined;
 
 export const catalogueRouter = router({
   /** Every node and trigger type: what the editor's palette and config forms are built from. */
-  list: viewerProcedure.query(() => {
-    cached ??= catalogue();
+  list: viewerProcedure.query(async () => {
+    cached ??= (await loadNodes()).catalogue();
     return cached;
   }),
 
   /** Human description and next fire times of a cron expression, for the schedule trigger's preview. */
   describeCron: viewerProcedure
     .input(z.object({ expression: z.string().min(1).max(200), timezone: z.string().max(100).optional() }))
-    .query(({ input }) => {
+    .query(async ({ input }) => {
+      const { describeCron } = await loadNodes();
       try {
         return describeCron(input.expression, input.timezone);
       } catch (err) {

@@ -1,5 +1,4 @@
-import { validateFlow } from "@switchyard/engine";
-import { registry } from "@switchyard/nodes";
+import { type NodeRegistry, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
 import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
@@ -13,9 +12,12 @@ function notFound(e: unknown): never {
   throw fromRunControl(e);
 }
 
-/** Every problem the engine finds; saves keep drafts with problems, activation refuses them. */
-function problemsOf(definition: unknown) {
-  return validateFlow(definition, registry);
+/**
+ * Every problem the engine finds, against the host's node registry; saves keep drafts with problems,
+ * activation refuses them.
+ */
+function problemsOf(ctx: { host: { services: { registry: NodeRegistry } } }, definition: unknown) {
+  return validateFlow(definition, ctx.host.services.registry);
 }
 
 export const flowRouter = router({
@@ -32,13 +34,13 @@ export const flowRouter = router({
 
   create: editorProcedure
     .input(z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), definition }))
-    .mutation(async ({ ctx, input }) => ({ ...(await ctx.host.flows.create(input)), problems: problemsOf(input.definition) })),
+    .mutation(async ({ ctx, input }) => ({ ...(await ctx.host.flows.create(input)), problems: problemsOf(ctx, input.definition) })),
 
   /**
    * Problems of a definition as the engine sees them (a mutation only so that large flows travel in a POST
    * body instead of the URL; it writes nothing).
    */
-  validate: viewerProcedure.input(z.object({ definition })).mutation(({ input }) => ({ problems: problemsOf(input.definition) })),
+  validate: viewerProcedure.input(z.object({ definition })).mutation(({ ctx, input }) => ({ problems: problemsOf(ctx, input.definition) })),
 
   save: editorProcedure
     .input(flowId.extend({ definition }))
@@ -46,7 +48,7 @@ export const flowRouter = router({
       const saved = await ctx.host.flows.saveVersion(input.id, input.definition).catch(notFound);
       // An active flow serves the new version from the next event on — no restart, no stale trigger.
       await ctx.host.control.afterSave(input.id).catch(notFound);
-      return { ...saved, problems: problemsOf(input.definition) };
+      return { ...saved, problems: problemsOf(ctx, input.definition) };
     }),
 
   rename: editorProcedure
@@ -61,7 +63,7 @@ export const flowRouter = router({
       if (input.active) {
         const version = await ctx.host.flows.getVersion(input.id);
         if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
-        const problems = problemsOf(version.definition);
+        const problems = problemsOf(ctx, version.definition);
         if (problems.length) {
           const list = problems.map((p) => `- ${p.message}`).join("\n");
           throw new TRPCError({
