@@ -9,6 +9,7 @@ import type { Logger } from "./logger";
 import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
 import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
+import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepExtras } from "./runs/step-extras";
@@ -41,6 +42,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const stepStore = createSqliteStepStore(db.sql, extras);
   const responses = createResponseHub();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+  const retention = createRetentionJob({ sql: db.sql, file: db.file, settings: o.settings, log });
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {
@@ -158,12 +160,14 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     smtpPort: () => smtpPort,
     attachments,
     webhookHandler,
+    retention,
     agents: () => agents!,
     reloadAgents,
     async start() {
       const recovered = queue.recoverOrphans();
       if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");
       worker.start();
+      retention.start();
       const { port } = await smtp.start();
       smtpPort = port;
       log.info({ port, domain: config.smtp.domain }, "inbound SMTP listening");
@@ -171,6 +175,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     },
     async stop() {
       cron.stop();
+      await retention.stop();
       await smtp.stop();
       await worker.stop();
       memory.close();

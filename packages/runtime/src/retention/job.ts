@@ -1,0 +1,122 @@
+import type Database from "better-sqlite3";
+import type { SettingsRepo } from "@switchyard/db";
+import type { Logger } from "../logger";
+import { parseStoredPolicy, RETENTION_SETTING, RetentionPolicy, type RetentionPolicyInput } from "./policy";
+import { type PruneReport, pruneRuns } from "./prune";
+import { databaseSize, type ReclaimOptions, type ReclaimReport, reclaimSpace } from "./reclaim";
+
+export interface RetentionJobOptions {
+  sql: Database.Database;
+  /** The database file, for the WAL size. */
+  file: string;
+  settings: SettingsRepo;
+  log: Logger;
+  /** Pause between runs of the job. */
+  intervalMs?: number;
+  /** Delay of the first run after start, so start-up stays quick. */
+  firstRunDelayMs?: number;
+  batchSize?: number;
+  reclaim?: Partial<ReclaimOptions>;
+  now?: () => number;
+}
+
+export interface RetentionRunReport {
+  startedAt: string;
+  prune: PruneReport;
+  reclaim: ReclaimReport;
+  durationMs: number;
+}
+
+const defaults = {
+  intervalMs: 15 * 60_000,
+  firstRunDelayMs: 60_000,
+  batchSize: 500,
+  reclaim: { vacuumMinFreeBytes: 16 * 1024 * 1024, vacuumMinFreeRatio: 0.25 },
+};
+
+/**
+ * The pruning job: reads the policy from settings on every run (changes apply without a restart),
+ * deletes what it no longer keeps in short batches, then gives the space back to the disk.
+ */
+export function createRetentionJob(o: RetentionJobOptions) {
+  const now = o.now ?? Date.now;
+  const intervalMs = o.intervalMs ?? defaults.intervalMs;
+  const reclaimOpts: ReclaimOptions = { ...defaults.reclaim, ...o.reclaim };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let current: Promise<RetentionRunReport> | undefined;
+  let stopping = false;
+  let last: RetentionRunReport | undefined;
+
+  const getPolicy = async () => parseStoredPolicy(await o.settings.get(RETENTION_SETTING));
+
+  const run = async (): Promise<RetentionRunReport> => {
+    const t0 = performance.now();
+    const startedAt = new Date(now()).toISOString();
+    const policy = await getPolicy();
+    const prune = await pruneRuns(o.sql, policy, {
+      now: now(),
+      batchSize: o.batchSize ?? defaults.batchSize,
+      stopped: () => stopping,
+    });
+    const reclaim = await reclaimSpace(o.sql, o.file, reclaimOpts);
+    const report = { startedAt, prune, reclaim, durationMs: performance.now() - t0 };
+    if (prune.deletedRuns || reclaim.action !== "none") {
+      o.log.info(
+        {
+          deletedRuns: prune.deletedRuns,
+          longestBatchMs: Math.round(prune.longestBatchMs),
+          reclaim: reclaim.action,
+          freedBytes: reclaim.before.totalBytes - reclaim.after.totalBytes,
+        },
+        "retention: pruned old runs",
+      );
+    }
+    last = report;
+    return report;
+  };
+
+  const schedule = (ms: number) => {
+    if (stopping) return;
+    timer = setTimeout(() => {
+      job.runOnce().catch((err) => o.log.error({ err }, "retention job failed"));
+    }, ms);
+    timer.unref();
+  };
+
+  const job = {
+    policySchema: RetentionPolicy,
+    getPolicy,
+    /** Validates and stores the policy; the next run applies it. */
+    async setPolicy(input: RetentionPolicyInput): Promise<RetentionPolicy> {
+      const policy = RetentionPolicy.parse(input);
+      await o.settings.set(RETENTION_SETTING, policy);
+      return policy;
+    },
+    size: () => databaseSize(o.sql, o.file),
+    lastRun: () => last,
+    /** Runs the job now (or joins the run in progress). */
+    runOnce(): Promise<RetentionRunReport> {
+      if (!current) {
+        clearTimeout(timer);
+        current = run().finally(() => {
+          current = undefined;
+          schedule(intervalMs);
+        });
+      }
+      return current;
+    },
+    start() {
+      stopping = false;
+      schedule(o.firstRunDelayMs ?? defaults.firstRunDelayMs);
+    },
+    /** Stops after the batch in progress; the database is never left mid-transaction. */
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await current?.catch(() => {});
+    },
+  };
+  return job;
+}
+
+export type RetentionJob = ReturnType<typeof createRetentionJob>;

@@ -1,0 +1,223 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  applyMigrations,
+  createFlowRepo,
+  createSettingsRepo,
+  type DatabaseHandle,
+  newId,
+  openDatabase,
+  sqlDate,
+} from "@switchyard/db";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../logger";
+import { createSqliteRunQueue } from "../queue/sqlite-run-queue";
+import { createRetentionJob } from "./job";
+import { effectiveRule, RetentionPolicy } from "./policy";
+import { pruneRuns } from "./prune";
+
+const DAY = 86_400_000;
+const NOW = Date.parse("2026-06-01T12:00:00Z");
+const statuses = [
+  "succeeded",
+  "failed",
+  "cancelled",
+  "timed_out",
+  "running",
+  "succeeded",
+  "queued",
+  "waiting",
+  "failed",
+  "succeeded",
+];
+const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"];
+const FAILED = ["failed", "timed_out"];
+
+interface Seeded {
+  id: string;
+  flowId: string;
+  status: string;
+  createdAt: number;
+}
+
+let dir: string;
+let db: DatabaseHandle;
+let flows: { a: string; b: string; c: string };
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "sy-retention-"));
+  db = openDatabase(path.join(dir, "switchyard.db"));
+  applyMigrations(db.sql);
+  const repo = createFlowRepo(db.prisma);
+  const make = async (name: string) => (await repo.create({ name, definition: { nodes: [] } })).id;
+  flows = { a: await make("A"), b: await make("B"), c: await make("C") };
+});
+
+afterEach(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs spread over 60 days with every status, each with a payload of `payloadBytes` and one step. */
+function seed(count: number, payloadBytes: number): Seeded[] {
+  const insertRun = db.sql.prepare(
+    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, createdAt) VALUES (?, ?, 1, ?, 'webhook', ?, ?, ?)`,
+  );
+  const insertStep = db.sql.prepare(
+    `INSERT INTO "Step" (id, runId, stepId, nodeId, status, output, truncated, startedAt, endedAt) VALUES (?, ?, 'n#1', 'n', 'succeeded', ?, 0, ?, ?)`,
+  );
+  const filler = "x".repeat(payloadBytes);
+  const ids = [flows.a, flows.b, flows.c];
+  const out: Seeded[] = [];
+  db.sql.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const createdAt = NOW - (i % 60) * DAY - (i % 1440) * 60_000;
+      const r = { id: newId(), flowId: ids[i % 3]!, status: statuses[i % statuses.length]!, createdAt };
+      const at = sqlDate(createdAt);
+      insertRun.run(r.id, r.flowId, r.status, JSON.stringify({ i, filler }), at, at);
+      insertStep.run(newId(), r.id, JSON.stringify({ main: [{ json: { i } }] }), at, at);
+      out.push(r);
+    }
+  })();
+  return out;
+}
+
+/** Survivors of a policy, computed independently of the SQL. */
+function survivors(rows: Seeded[], policy: RetentionPolicy): Set<string> {
+  const keep = new Set<string>();
+  for (const flowId of Object.values(flows)) {
+    const rule = effectiveRule(policy, flowId);
+    const failedDays = rule.keepFailedDays ?? rule.keepDays;
+    const mine = rows.filter((r) => r.flowId === flowId);
+    const aged = mine.filter((r) => {
+      if (!FINISHED.includes(r.status)) return true;
+      const days = FAILED.includes(r.status) ? failedDays : rule.keepDays;
+      return days === undefined || r.createdAt >= NOW - days * DAY;
+    });
+    const finished = aged
+      .filter((r) => FINISHED.includes(r.status))
+      .sort((x, y) => y.createdAt - x.createdAt || (x.id < y.id ? 1 : -1));
+    const dropped = new Set(
+      rule.keepRuns === undefined ? [] : finished.slice(rule.keepRuns).map((r) => r.id),
+    );
+    for (const r of aged) if (!dropped.has(r.id)) keep.add(r.id);
+  }
+  return keep;
+}
+
+const remainingIds = () =>
+  new Set((db.sql.prepare(`SELECT id FROM "Run"`).all() as { id: string }[]).map((r) => r.id));
+const fileSize = () => {
+  db.sql.pragma("wal_checkpoint(TRUNCATE)");
+  return statSync(db.file).size;
+};
+
+describe("retention", () => {
+  it("deletes exactly what the global policy and per-flow overrides no longer keep, and the file shrinks", async () => {
+    const rows = seed(20_000, 20 * 1024);
+    const settings = createSettingsRepo(db.prisma);
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings,
+      log: createLogger("silent"),
+      now: () => NOW,
+    });
+    const policy = await job.setPolicy({
+      keepDays: 30,
+      keepFailedDays: 7,
+      flows: { [flows.b]: { keepRuns: 1000 }, [flows.c]: { keepDays: 365, keepFailedDays: 365 } },
+    });
+    const want = survivors(rows, policy);
+    const before = fileSize();
+
+    const report = await job.runOnce();
+    const after = fileSize();
+
+    expect(remainingIds()).toEqual(want);
+    expect(report.prune.deletedRuns).toBe(rows.length - want.size);
+    expect(report.prune.byFlow[flows.c]).toBeUndefined();
+    expect(
+      db.sql.prepare(`SELECT COUNT(*) AS n FROM "Step" WHERE runId NOT IN (SELECT id FROM "Run")`).get(),
+    ).toEqual({ n: 0 });
+    expect(report.reclaim.action).toBe("vacuum");
+    // At least 90% of the deleted payload bytes went back to the disk.
+    expect(before - after).toBeGreaterThan(report.prune.deletedRuns * 20 * 1024 * 0.9);
+    expect(db.sql.pragma("integrity_check", { simple: true })).toBe("ok");
+    console.log(
+      `retention: ${rows.length} runs, ${report.prune.deletedRuns} deleted in ${report.prune.batches} batches ` +
+        `(longest ${report.prune.longestBatchMs.toFixed(1)} ms), file ${(before / 1e6).toFixed(1)} MB → ${(after / 1e6).toFixed(1)} MB, ` +
+        `job ${report.durationMs.toFixed(0)} ms (reclaim ${report.reclaim.durationMs.toFixed(0)} ms)`,
+    );
+
+    // The VACUUM switched the database to incremental auto-vacuum: the next prune reclaims without a rewrite.
+    expect(job.size().autoVacuum).toBe("incremental");
+    await job.setPolicy({ keepDays: 3 });
+    const second = await job.runOnce();
+    expect(second.prune.deletedRuns).toBeGreaterThan(0);
+    expect(second.reclaim.action).toBe("incremental");
+    expect(second.reclaim.after.freePages).toBe(0);
+    expect(fileSize()).toBeLessThan(after);
+  }, 120_000);
+
+  it("lets admissions through between delete batches", async () => {
+    seed(3_000, 256);
+    const queue = createSqliteRunQueue(db.sql);
+    const events: string[] = [];
+    const pruning = pruneRuns(db.sql, RetentionPolicy.parse({ keepDays: 1 }), {
+      now: NOW,
+      batchSize: 100,
+      pause: async () => {
+        events.push("batch");
+        await new Promise<void>((r) => setImmediate(r));
+      },
+    });
+    const admitted = queue
+      .enqueue({ flowId: flows.a, flowVersion: 1, channel: "api", payloadJson: "{}" })
+      .then(() => events.push("admitted"));
+    const report = await pruning;
+    await admitted;
+    expect(report.batches).toBeGreaterThan(10);
+    // The admission committed after the first batch, long before the last one.
+    expect(events.indexOf("admitted")).toBeGreaterThan(0);
+    expect(events.indexOf("admitted")).toBeLessThan(3);
+  });
+
+  it("never deletes queued, running or waiting runs, however old", async () => {
+    const rows = seed(600, 64);
+    const live = rows.filter((r) => !FINISHED.includes(r.status)).length;
+    const left = () => [...remainingIds()].map((id) => rows.find((r) => r.id === id)!);
+    // keepRuns: 1 leaves the newest finished run of each flow, and every live one.
+    await pruneRuns(db.sql, RetentionPolicy.parse({ keepRuns: 1 }), { now: NOW, batchSize: 50 });
+    expect(left().filter((r) => FINISHED.includes(r.status))).toHaveLength(3);
+    expect(left().filter((r) => !FINISHED.includes(r.status))).toHaveLength(live);
+    await pruneRuns(db.sql, RetentionPolicy.parse({ keepDays: 0.001 }), {
+      now: NOW + 365 * DAY,
+      batchSize: 50,
+    });
+    expect(left().filter((r) => FINISHED.includes(r.status))).toHaveLength(0);
+    expect(left().filter((r) => !FINISHED.includes(r.status))).toHaveLength(live);
+  });
+
+  it("keeps everything when no policy is stored, and refuses an invalid one with the field named", async () => {
+    seed(50, 64);
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings: createSettingsRepo(db.prisma),
+      log: createLogger("silent"),
+    });
+    expect((await job.runOnce()).prune.deletedRuns).toBe(0);
+    expect(remainingIds().size).toBe(50);
+    await expect(job.setPolicy({ keepDays: -1 })).rejects.toThrow(/keepDays/);
+    await expect(job.setPolicy({ keepRuns: 1.5 } as never)).rejects.toThrow(/keepRuns/);
+    expect(await job.getPolicy()).toEqual({ flows: {} });
+  });
+
+  it("merges a flow override field by field over the global rule", () => {
+    const policy = RetentionPolicy.parse({ keepDays: 30, keepFailedDays: 7, flows: { f: { keepDays: 90 } } });
+    expect(effectiveRule(policy, "f")).toEqual({ keepDays: 90, keepFailedDays: 7 });
+    expect(effectiveRule(policy, "other")).toEqual({ keepDays: 30, keepFailedDays: 7 });
+  });
+});
