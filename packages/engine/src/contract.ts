@@ -120,6 +120,8 @@ export interface NodeExecuteArgs<C> {
   config: C;
   input: Item[];
   ctx: NodeContext;
+  /** For nodes with several input ports: the items that arrived on each port (edge order). */
+  inputsByPort?: Record<string, Item[]>;
 }
 
 export interface NodeDefinition<S extends z.ZodType = z.ZodType> {

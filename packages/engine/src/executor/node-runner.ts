@@ -26,6 +26,7 @@ export interface NodeRunArgs {
   node: FlowNode;
   def: NodeDefinition;
   input: Item[];
+  inputsByPort?: Record<string, Item[]>;
   ctx: NodeContext;
   evaluator: ExpressionEvaluator;
   /** Shared, read-only parts of the expression scope. */
@@ -46,7 +47,12 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
   if (def.runMode === "once") {
     try {
       const parsed = await prepareConfig(args, config, scopeFor(input[0]));
-      const result = await def.execute({ config: parsed, input, ctx: args.ctx });
+      const result = await def.execute({
+        config: parsed,
+        input,
+        ctx: args.ctx,
+        ...(args.inputsByPort ? { inputsByPort: args.inputsByPort } : {}),
+      });
       return normalise(result, def, node.id, {});
     } catch (err) {
       return {

@@ -200,7 +200,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       return;
     }
     const scope = { trigger: triggerJson, nodes: nodesScope.value, run: opts.run };
-    runNode({ node, def, input: eff.input, ctx, evaluator, scope }).then(finish, (err) =>
+    runNode({ node, def, input: eff.input, inputsByPort: eff.inputsByPort, ctx, evaluator, scope }).then(finish, (err) =>
       finish({
         kind: "error",
         error: new NodeError("internal", String(err), { nodeId: eff.nodeId, cause: err }),

@@ -100,9 +100,13 @@ export abstract class Scheduler {
       if (st === "active") anyActive = true;
     }
     const input: Item[] = [];
+    const multiPort = (this.g.types.get(id) as { inputs?: readonly string[] } | undefined)?.inputs?.length ?? 1;
+    const byPort: Record<string, Item[]> | undefined = multiPort > 1 ? {} : undefined;
     for (const e of edges) {
       const es = this.s.edges[e.index]!;
-      if (es.status === "active") for (const item of es.items) input.push(item);
+      if (es.status !== "active") continue;
+      for (const item of es.items) input.push(item);
+      if (byPort) (byPort[e.to.port] ??= []).push(...es.items);
     }
     if (!anyActive) {
       if (isLoop && node.status !== "pending") return; // loop finished: its body emitted nothing back
@@ -128,6 +132,7 @@ export abstract class Scheduler {
     node.visit++;
     node.attempt = 0;
     node.input = input;
+    if (byPort) node.inputsByPort = byPort;
     node.outputs = {};
     if (def.disabled) {
       const type = this.g.types.get(id);
@@ -155,6 +160,7 @@ export abstract class Scheduler {
         visit: node.visit,
         attempt: node.attempt,
         input: node.input,
+        ...(node.inputsByPort ? { inputsByPort: node.inputsByPort } : {}),
       });
     }
   }

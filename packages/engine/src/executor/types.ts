@@ -23,6 +23,8 @@ export interface NodeRunState {
   visit: number;
   attempt: number;
   input: Item[];
+  /** Set for nodes with several input ports (merge by key needs to know which side an item came from). */
+  inputsByPort?: Record<string, Item[]>;
   outputs: Record<string, Item[]>;
 }
 
@@ -101,7 +103,15 @@ export interface StepOutcome {
 }
 
 export type Effect =
-  | { type: "execute"; nodeId: string; visit: number; attempt: number; input: Item[] }
+  | {
+      type: "execute";
+      nodeId: string;
+      visit: number;
+      attempt: number;
+      input: Item[];
+      /** Input split by the input port each edge feeds (only for nodes with several input ports). */
+      inputsByPort?: Record<string, Item[]>;
+    }
   | { type: "record"; step: StepOutcome }
   | { type: "scheduleRetry"; nodeId: string; visit: number; attempt: number; at: string }
   | { type: "wait"; nodeId: string; visit: number; until: string }
