@@ -103,7 +103,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       triggers.report(b.flowId, { lastEventAt: payload.firedAt, status: "listening" });
       return id;
     },
-    isRunning: (flowId) => (db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`).get(flowId) ? true : false),
+    isRunning: (flowId) => db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`).get(flowId) !== undefined,
     onHealth: (flowId, h) => triggers.report(flowId, h),
   });
   triggers.setAdapter("cron", cron);

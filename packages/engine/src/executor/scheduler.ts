@@ -106,7 +106,7 @@ export abstract class Scheduler {
       const es = this.s.edges[e.index]!;
       if (es.status !== "active") continue;
       for (const item of es.items) input.push(item);
-      if (byPort) (byPort[e.to.port] ??= []).push(...es.items);
+      if (byPort) byPort[e.to.port] = [...(byPort[e.to.port] ?? []), ...es.items];
     }
     if (!anyActive) {
       if (isLoop && node.status !== "pending") return; // loop finished: its body emitted nothing back

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { newId, sqlDate } from "@switchyard/db";
-import type { Admission, ClaimedRun, ClaimOptions, NewRun, RunOutcome, RunQueue } from "./types";
+import type { Admission, ClaimedRun, ClaimOptions, NewRun, RunQueue } from "./types";
 
 /** After this many lease expiries a run is failed rather than retried: a poison run must not loop forever. */
 export const MAX_CLAIMS = 5;
@@ -48,7 +48,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     pending = [];
     try {
       const results = insertMany(batch);
-      batch.forEach((p, i) => p.resolve(results[i]!));
+      for (const [i, p] of batch.entries()) p.resolve(results[i]!);
     } catch {
       // One bad row must not fail its neighbours: retry them one by one.
       for (const p of batch) {

@@ -31,6 +31,14 @@ function finalResponse(status: RunOutcome["status"], output: Item[], error?: { c
   return { status: 500, headers: {}, body: { error: { code: error?.code ?? status, message: error?.message ?? `run ${status}`, runId } } };
 }
 
+function stepLogger(d: ExecutorDeps, runId: string, nodeId: string): NodeContext["log"] {
+  const line = (level: "info" | "warn" | "error") => (message: string, data?: unknown) => {
+    d.extras.log(runId, nodeId, level, message, data);
+    d.log.debug({ runId, nodeId }, message);
+  };
+  return { info: line("info"), warn: line("warn"), error: line("error") };
+}
+
 /** Runs one claimed run through the engine with the host's capabilities in ctx. */
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   return async (run: ClaimedRun, signal: AbortSignal): Promise<RunOutcome> => {
@@ -57,11 +65,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       ctxFactory: (base): NodeContext => ({
         ...base,
         // Node logs belong to the step's trace; the process log only gets them at debug level.
-        log: {
-          info: (m, data) => (d.extras.log(run.id, base.nodeId, "info", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
-          warn: (m, data) => (d.extras.log(run.id, base.nodeId, "warn", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
-          error: (m, data) => (d.extras.log(run.id, base.nodeId, "error", m, data), d.log.debug({ runId: run.id, nodeId: base.nodeId }, m)),
-        },
+        log: stepLogger(d, run.id, base.nodeId),
         ...(d.http ? { http: d.http } : {}),
         ...(d.secrets ? { secrets: d.secrets } : {}),
         ...(agents

@@ -52,9 +52,12 @@ export function createHookRegistry() {
       for (const p of patterns) {
         if (p.parts.length !== parts.length) continue;
         const params: Record<string, string> = {};
-        if (p.parts.every((s, i) => (s.startsWith(":") ? ((params[s.slice(1)] = decodeURIComponent(parts[i]!)), true) : s === parts[i]))) {
-          return { binding: p.binding, params };
-        }
+        const ok = p.parts.every((s, i) => {
+          if (!s.startsWith(":")) return s === parts[i];
+          params[s.slice(1)] = decodeURIComponent(parts[i]!);
+          return true;
+        });
+        if (ok) return { binding: p.binding, params };
       }
       return undefined;
     },
