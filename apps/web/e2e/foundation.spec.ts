@@ -2,6 +2,7 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
+import { useSession } from "./support/auth";
 import { runCli, startServer, tempDataDir, trpc } from "./support/server";
 
 test.describe("foundation", () => {
@@ -13,6 +14,7 @@ test.describe("foundation", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: "ok", db: "ok" });
 
+      await useSession(page, server.url);
       await page.goto(`${server.url}/`);
       await expect(page).toHaveURL(/\/flows$/);
       const nav = page.getByRole("navigation", { name: "Main" });
@@ -21,7 +23,10 @@ test.describe("foundation", () => {
       }
       // First start seeds the example flow.
       await expect(page.getByRole("link", { name: "Hello webhook (example)" })).toBeVisible();
-      await testInfo.attach("app-shell", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+      await testInfo.attach("app-shell", {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: "image/png",
+      });
       await page.screenshot({ path: testInfo.outputPath("app-shell.png"), fullPage: true });
     } finally {
       await server.stop();
@@ -58,7 +63,9 @@ test.describe("foundation", () => {
       await trpc(server.url, "flow.create", { name: "Before", definition: { nodes: [] } }, "mutation");
       const second = runCli(["start"], { SWITCHYARD_DATA_DIR: dir, PORT: "0" });
       expect(await second.exited).toBe(1);
-      expect(second.output()).toContain(`data dir ${dir} is in use by another Switchyard process (pid ${server.process.pid})`);
+      expect(second.output()).toContain(
+        `data dir ${dir} is in use by another Switchyard process (pid ${server.process.pid})`,
+      );
 
       // The first instance is unaffected and the file is intact.
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
@@ -78,7 +85,9 @@ test.describe("foundation", () => {
     const dir = path.join(parent, "never-created");
     const cli = runCli(["start"], { SWITCHYARD_DATA_DIR: dir, PORT: "abc" });
     expect(await cli.exited).toBe(1);
-    expect(cli.output().trim()).toBe('switchyard: invalid environment variable PORT="abc": expected a port number (0-65535, 0 = any free port)');
+    expect(cli.output().trim()).toBe(
+      'switchyard: invalid environment variable PORT="abc": expected a port number (0-65535, 0 = any free port)',
+    );
     expect(existsSync(dir)).toBe(false);
     rmSync(parent, { recursive: true, force: true });
   });

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureOwner, sessionFor } from "./auth";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const bin = path.join(repoRoot, "packages/runtime/bin/switchyard.mjs");
@@ -44,9 +45,21 @@ export function runCli(args: string[], env: Record<string, string>) {
   return { child, exited, output: () => out };
 }
 
-export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts `switchyard start` and, unless `setupOwner: false`, creates (or signs in) the e2e owner so
+ * `trpc()` and `useSession()` work; a test of the first-start flow passes `setupOwner: false`.
+ */
+export async function startServer(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  opts: { setupOwner?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
-  const { child, exited, output } = runCli(["start"], { SWITCHYARD_DATA_DIR: dataDir, PORT: String(port), ...extraEnv });
+  const { child, exited, output } = runCli(["start"], {
+    SWITCHYARD_DATA_DIR: dataDir,
+    PORT: String(port),
+    ...extraEnv,
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   let up = false;
@@ -67,6 +80,7 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
     child.kill("SIGKILL");
     throw new Error(`switchyard did not become healthy:\n${output()}`);
   }
+  if (opts.setupOwner !== false) await ensureOwner(url);
   return {
     url,
     process: child,
@@ -78,17 +92,33 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
   };
 }
 
-/** Calls a tRPC procedure over plain HTTP, as the browser does (no batching, no transformer). */
-export async function trpc<T = unknown>(url: string, procedure: string, input?: unknown, kind: "query" | "mutation" = "query"): Promise<T> {
+/**
+ * Calls a tRPC procedure over plain HTTP, as the browser does (no batching, no transformer), signed in
+ * as the e2e owner of that server (same-origin, so writes pass the CSRF check).
+ */
+export async function trpc<T = unknown>(
+  url: string,
+  procedure: string,
+  input?: unknown,
+  kind: "query" | "mutation" = "query",
+): Promise<T> {
+  const cookie = sessionFor(url);
+  const auth: Record<string, string> = cookie ? { cookie } : {};
   const res =
     kind === "query"
-      ? await fetch(`${url}/api/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`)
+      ? await fetch(
+          `${url}/api/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+          {
+            headers: auth,
+          },
+        )
       : await fetch(`${url}/api/trpc/${procedure}`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", origin: url, ...auth },
           body: JSON.stringify(input),
         });
   const body = (await res.json()) as { result?: { data: T }; error?: unknown };
-  if (!res.ok || !body.result) throw new Error(`${procedure} failed (${res.status}): ${JSON.stringify(body.error)}`);
+  if (!res.ok || !body.result)
+    throw new Error(`${procedure} failed (${res.status}): ${JSON.stringify(body.error)}`);
   return body.result.data;
 }

@@ -1,0 +1,84 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { buttonClass } from "@/components/page";
+import { useTRPC } from "@/trpc/client";
+import { Field, fieldErrors } from "../signin/form-field";
+
+const minLength = 12;
+
+export function SetupForm() {
+  const trpc = useTRPC();
+  const [form, setForm] = useState({ name: "", email: "", password: "", confirm: "" });
+  const [confirmError, setConfirmError] = useState<string>();
+  const setup = useMutation(
+    trpc.auth.setup.mutationOptions({ onSuccess: () => window.location.assign("/flows") }),
+  );
+  const errors = fieldErrors(setup.error);
+  const formError = setup.error && Object.keys(errors).length === 0 ? setup.error.message : undefined;
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (form.password !== form.confirm) {
+      setConfirmError("the passwords do not match");
+      return;
+    }
+    setConfirmError(undefined);
+    setup.mutate({ name: form.name, email: form.email, password: form.password });
+  };
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate>
+      <Field
+        id="name"
+        label="Your name (optional)"
+        autoComplete="name"
+        value={form.name}
+        onChange={set("name")}
+        error={errors.name}
+      />
+      <Field
+        id="email"
+        label="E-mail"
+        type="email"
+        autoComplete="username"
+        required
+        autoFocus
+        value={form.email}
+        onChange={set("email")}
+        error={errors.email}
+      />
+      <Field
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={form.password}
+        onChange={set("password")}
+        error={errors.password}
+        hint={`At least ${minLength} characters. A few unrelated words make a good one.`}
+      />
+      <Field
+        id="confirm"
+        label="Repeat the password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={form.confirm}
+        onChange={set("confirm")}
+        error={confirmError ?? formError}
+      />
+      <button
+        type="submit"
+        className={`${buttonClass} w-full justify-center`}
+        disabled={setup.isPending || !form.email || !form.password}
+      >
+        {setup.isPending ? "Creating…" : "Create owner account"}
+      </button>
+    </form>
+  );
+}
