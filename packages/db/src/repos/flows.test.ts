@@ -46,3 +46,19 @@ describe("flow repository", () => {
     expect(await db.prisma.flowVersion.count()).toBe(0);
   });
 });
+
+describe("flow repository under a burst", () => {
+  it("serves 2000 concurrent lookups of one flow without exceeding SQLite's parameter limit", async () => {
+    const local = tempDatabase();
+    try {
+      const flows = createFlowRepo(local.prisma);
+      const { id } = await flows.create({ name: "Hot", definition: def("v1") });
+      const got = await Promise.all(Array.from({ length: 2000 }, () => flows.getVersion(id)));
+      expect(got.every((v) => v?.version === 1)).toBe(true);
+      const heads = await Promise.all(Array.from({ length: 2000 }, () => flows.get(id)));
+      expect(heads.every((f) => f?.id === id)).toBe(true);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});

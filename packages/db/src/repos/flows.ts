@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
+import { coalesce } from "../coalesce";
 import { newId } from "../ids";
 
 export interface FlowSummary {
@@ -66,9 +67,10 @@ export function createFlowRepo(prisma: PrismaClient) {
       });
     },
 
-    async get(flowId: string): Promise<FlowSummary | null> {
-      return prisma.flow.findUnique({ where: { id: flowId } });
-    },
+    get: coalesce(
+      (flowId: string) => flowId,
+      (flowId: string): Promise<FlowSummary | null> => prisma.flow.findUnique({ where: { id: flowId } }),
+    ),
 
     async list(opts: { search?: string } = {}): Promise<FlowSummary[]> {
       return prisma.flow.findMany({
@@ -77,15 +79,18 @@ export function createFlowRepo(prisma: PrismaClient) {
       });
     },
 
-    async getVersion(flowId: string, version?: number): Promise<FlowVersionRecord | null> {
-      const flow = await prisma.flow.findUnique({ where: { id: flowId } });
-      if (!flow) return null;
-      const row = await prisma.flowVersion.findUnique({
-        where: { flowId_version: { flowId, version: version ?? flow.currentVersion } },
-      });
-      if (!row) return null;
-      return { ...row, definition: JSON.parse(row.definition) as unknown };
-    },
+    getVersion: coalesce(
+      (flowId: string, version?: number) => `${flowId}@${version ?? "current"}`,
+      async (flowId: string, version?: number): Promise<FlowVersionRecord | null> => {
+        const flow = await prisma.flow.findUnique({ where: { id: flowId } });
+        if (!flow) return null;
+        const row = await prisma.flowVersion.findUnique({
+          where: { flowId_version: { flowId, version: version ?? flow.currentVersion } },
+        });
+        if (!row) return null;
+        return { ...row, definition: JSON.parse(row.definition) as unknown };
+      },
+    ),
 
     async listVersions(flowId: string) {
       return prisma.flowVersion.findMany({
