@@ -50,7 +50,11 @@ export function zodProblems(e: ZodError, prefix?: string): ApiProblem[] {
 
 export function invalidRequest(problems: ApiProblem[], what = "request"): ApiError {
   const n = problems.length;
-  return new ApiError("invalid_request", `invalid ${what}: ${n} problem${n === 1 ? "" : "s"} (see details.problems)`, { problems });
+  return new ApiError(
+    "invalid_request",
+    `invalid ${what}: ${n} problem${n === 1 ? "" : "s"} (see details.problems)`,
+    { problems },
+  );
 }
 
 /**

@@ -6,11 +6,18 @@ import { edgeId, FlowDefinition, type NodeRegistry, validateFlow } from "@switch
 import { z } from "zod";
 import type { ApiProblem } from "./errors";
 
-export const flowName = z.string().trim().min(1, "give the flow a name").max(200, "name must be at most 200 characters");
+export const flowName = z
+  .string()
+  .trim()
+  .min(1, "give the flow a name")
+  .max(200, "name must be at most 200 characters");
 export const flowDescription = z.string().max(2000, "description must be at most 2000 characters");
 
 export const flowFile = FlowDefinition.extend({
-  $schema: z.string().optional().describe("Editors may point this at /api/v1/schema/flow.json; ignored on import"),
+  $schema: z
+    .string()
+    .optional()
+    .describe("Editors may point this at /api/v1/schema/flow.json; ignored on import"),
   name: flowName.optional().describe("Name the flow gets on import (default: the file name)"),
   description: flowDescription.optional(),
 });
@@ -53,13 +60,22 @@ export function flowProblems(definition: FlowDefinition, registry: NodeRegistry,
   });
 }
 
-export type CheckedFlow = { ok: true; file: FlowFile; definition: FlowDefinition } | { ok: false; problems: ApiProblem[] };
+export type CheckedFlow =
+  | { ok: true; file: FlowFile; definition: FlowDefinition }
+  | { ok: false; problems: ApiProblem[] };
 
 /** Schema first (every issue), then the engine's checks (every problem): the whole list in one go. */
 export function checkFlowFile(value: unknown, registry: NodeRegistry): CheckedFlow {
   const parsed = flowFile.safeParse(value);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message, code: "flow_invalid" })) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) => ({
+        path: i.path.map(String).join("."),
+        message: i.message,
+        code: "flow_invalid",
+      })),
+    };
   }
   const definition = definitionOf(parsed.data);
   const problems = flowProblems(definition, registry);

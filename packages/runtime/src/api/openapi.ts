@@ -31,7 +31,10 @@ function clean(schema: Json): Json {
 /** Path/query parameters from an object schema: one parameter per property. */
 function parameters(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
   if (!schema) return [];
-  const json = z.toJSONSchema(schema, { io: "input" }) as { properties?: Record<string, Json>; required?: string[] };
+  const json = z.toJSONSchema(schema, { io: "input" }) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
     const { description, ...rest } = prop;
     return {
@@ -53,10 +56,15 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
   // Requests are described as clients write them (defaults optional), responses as the server sends them.
   const requests = z.registry<{ id: string }>();
   const responses = z.registry<{ id: string }>();
+  const claimed = new Map<string, z.ZodType>();
   const register = (reg: typeof requests, schema: z.ZodType, fallback: string) => {
-    const id = nameOf(schema) ?? fallback;
+    const id = reg.get(schema)?.id ?? nameOf(schema) ?? fallback;
+    const owner = claimed.get(id);
+    if (owner && owner !== schema)
+      throw new Error(`OpenAPI component ${id} is used for two different schemas`);
+    claimed.set(id, schema);
     if (!reg.has(schema)) reg.add(schema, { id });
-    return reg.get(schema)!.id;
+    return id;
   };
   register(responses, errorBody, "Error");
 
@@ -68,7 +76,10 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
       const schema = r.responses[Number(status) as 200]!;
       const suffix = statuses.length > 1 ? status : "";
       const id = register(responses, schema, `${pascal(r.operationId)}Response${suffix}`);
-      ok[status] = { description: schema.description ?? `${r.summary}: ${status === "202" ? "accepted" : "done"}`, content: { "application/json": { schema: ref(id) } } };
+      ok[status] = {
+        description: schema.description ?? `${r.summary}: ${status === "202" ? "accepted" : "done"}`,
+        content: { "application/json": { schema: ref(id) } },
+      };
     }
     const errors = new Set<string>();
     if (r.params || r.query || r.body) errors.add("400");
@@ -76,8 +87,15 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
     if (r.params) errors.add("404");
     if (r.operationId === "cancelRun") errors.add("409");
     if (r.body) errors.add("413").add("415");
-    for (const status of errors) ok[status] = { description: errorResponses[status], content: { "application/json": { schema: ref("Error") } } };
-    ok.default = { description: "Unexpected error", content: { "application/json": { schema: ref("Error") } } };
+    for (const status of errors)
+      ok[status] = {
+        description: errorResponses[status],
+        content: { "application/json": { schema: ref("Error") } },
+      };
+    ok.default = {
+      description: "Unexpected error",
+      content: { "application/json": { schema: ref("Error") } },
+    };
 
     const op: Json = {
       operationId: r.operationId,
@@ -101,12 +119,8 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
   const req = z.toJSONSchema(requests, { io: "input", uri }).schemas as Record<string, Json>;
   const res = z.toJSONSchema(responses, { io: "output", uri }).schemas as Record<string, Json>;
   const schemas: Record<string, Json> = {};
-  for (const [id, s] of [...Object.entries(res), ...Object.entries(req)]) {
-    if (schemas[id] && JSON.stringify(schemas[id]) !== JSON.stringify(clean(s))) {
-      throw new Error(`OpenAPI component ${id} is used for two different schemas`);
-    }
-    schemas[id] = clean(s);
-  }
+  // One schema object used as both request and response is one component; its response form wins.
+  for (const [id, s] of [...Object.entries(req), ...Object.entries(res)]) schemas[id] = clean(s);
 
   return {
     openapi: "3.1.0",

@@ -32,7 +32,12 @@ export interface RouteContext<P, Q, B> {
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses> {
+export interface RouteSpec<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends Responses,
+> {
   method: Method;
   /** OpenAPI-style template below `/api/v1`, e.g. `/flows/{id}`. */
   path: string;

@@ -27,12 +27,18 @@ function queryProblems(schema: z.ZodType | undefined, params: URLSearchParams): 
   const problems: ApiProblem[] = [];
   for (const key of new Set(params.keys())) {
     if (!known.has(key)) problems.push({ path: `query.${key}`, message: `unknown query parameter '${key}'` });
-    else if (params.getAll(key).length > 1) problems.push({ path: `query.${key}`, message: `'${key}' is given more than once` });
+    else if (params.getAll(key).length > 1)
+      problems.push({ path: `query.${key}`, message: `'${key}' is given more than once` });
   }
   return problems;
 }
 
-function parseWith(schema: z.ZodType | undefined, value: unknown, where: string, problems: ApiProblem[]): unknown {
+function parseWith(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  where: string,
+  problems: ApiProblem[],
+): unknown {
   if (!schema) return undefined;
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -44,9 +50,14 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: string,
 function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: Host): void {
   const scope = route.access === "read" ? "read" : "write";
   if (!auth.scopes.includes(scope)) throw new ApiError("forbidden", `this API key lacks the ${scope} scope`);
-  if (scope === "write" && auth.user.role === "viewer") throw new ApiError("forbidden", "viewers can read but not change anything");
+  if (scope === "write" && auth.user.role === "viewer")
+    throw new ApiError("forbidden", "viewers can read but not change anything");
   // A browser session carries its cookie to any site's requests; only our own pages may write with it.
-  if (scope === "write" && auth.via === "session" && !host.auth.http.isSameOrigin(req.headers, host.config.baseUrl)) {
+  if (
+    scope === "write" &&
+    auth.via === "session" &&
+    !host.auth.http.isSameOrigin(req.headers, host.config.baseUrl)
+  ) {
     throw new ApiError("forbidden", "cross-site request refused");
   }
 }
@@ -62,7 +73,11 @@ async function readJsonBody(req: IncomingMessage, route: Route, maxBodyBytes: nu
   } catch (e) {
     if (e instanceof HttpInputError) {
       if (e.status === 413) throw new ApiError("payload_too_large", e.message);
-      if (e.status === 415) throw new ApiError("unsupported_media_type", `send the body as application/json (got ${req.headers["content-type"] ?? "no content type"})`);
+      if (e.status === 415)
+        throw new ApiError(
+          "unsupported_media_type",
+          `send the body as application/json (got ${req.headers["content-type"] ?? "no content type"})`,
+        );
       throw invalidRequest([{ path: "body", message: e.message }], "body");
     }
     throw e;
@@ -92,7 +107,17 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
       const hit = candidates.find((c) => c.route.method === method);
       if (!hit) {
         const allow = candidates.map((c) => c.route.method).join(", ");
-        sendJson(res, 405, { error: { code: "method_not_allowed", message: `${method} is not allowed on ${url.pathname}; use ${allow}` } }, { allow });
+        sendJson(
+          res,
+          405,
+          {
+            error: {
+              code: "method_not_allowed",
+              message: `${method} is not allowed on ${url.pathname}; use ${allow}`,
+            },
+          },
+          { allow },
+        );
         return;
       }
       const { route } = hit;
@@ -104,7 +129,12 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
           sendJson(
             res,
             401,
-            { error: { code: "unauthorized", message: "send a valid API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'" } },
+            {
+              error: {
+                code: "unauthorized",
+                message: "send a valid API key as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'",
+              },
+            },
             { "www-authenticate": 'Bearer realm="switchyard"' },
           );
           return;
@@ -126,7 +156,10 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
       problems.push(...queryProblems(route.query, url.searchParams));
       const query = parseWith(route.query, Object.fromEntries(url.searchParams), "query", problems);
       const rawBody = route.body ? await readJsonBody(req, route, maxBodyBytes) : undefined;
-      const body = route.body && (rawBody !== undefined || route.bodyRequired) ? parseWith(route.body, rawBody, "body", problems) : undefined;
+      const body =
+        route.body && (rawBody !== undefined || route.bodyRequired)
+          ? parseWith(route.body, rawBody, "body", problems)
+          : undefined;
       if (problems.length) throw invalidRequest(problems);
 
       const reply = await route.handler({ host, params, query, body, auth, req, signal: controller.signal });

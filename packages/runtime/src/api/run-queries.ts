@@ -32,13 +32,18 @@ const summaryFields = {
  * Runs newest first with keyset pagination on the time-ordered id. Reads through the host's Prisma
  * client because the db package's run list has no time window yet (since/until on createdAt).
  */
-export async function listRuns(host: Host, f: RunFilter): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
+export async function listRuns(
+  host: Host,
+  f: RunFilter,
+): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
   const rows = await host.db.prisma.run.findMany({
     where: {
       flowId: f.flowId,
       status: f.status,
       channel: f.channel,
-      ...(f.since || f.until ? { createdAt: { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lt: f.until } : {}) } } : {}),
+      ...(f.since || f.until
+        ? { createdAt: { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lt: f.until } : {}) } }
+        : {}),
       ...(f.cursor ? { id: { lt: f.cursor } } : {}),
     },
     orderBy: { id: "desc" },
@@ -57,7 +62,12 @@ export function isTerminal(status: string): boolean {
  * Resolves when the run reaches a terminal status, or after `timeoutMs` / when `signal` aborts. Listens
  * before it looks, so a run that finishes in between is not missed.
  */
-export async function waitForTerminal(host: Host, runId: string, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+export async function waitForTerminal(
+  host: Host,
+  runId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
   const events = host.services.events;
   let done!: (finished: boolean) => void;
   const finished = new Promise<boolean>((resolve) => {

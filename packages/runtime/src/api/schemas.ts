@@ -8,7 +8,15 @@ import { named } from "./route";
 const isoDate = z.string().describe("ISO 8601 timestamp (UTC)");
 const id = (what: string) => z.string().min(1).max(200).describe(`${what} id`);
 
-export const runStatuses = ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "timed_out"] as const;
+export const runStatuses = [
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "timed_out",
+] as const;
 export const runChannels = ["manual", "webhook", "email", "cron", "api", "subflow"] as const;
 
 export const errorBody = named(
@@ -22,7 +30,9 @@ export const errorBody = named(
           problems: z
             .array(
               z.object({
-                path: z.string().describe("Dotted path of the offending value, e.g. body.definition.nodes.2.config.url"),
+                path: z
+                  .string()
+                  .describe("Dotted path of the offending value, e.g. body.definition.nodes.2.config.url"),
                 message: z.string(),
                 code: z.string().optional().describe("Engine problem code for flow problems"),
                 nodeId: z.string().optional(),

@@ -103,7 +103,13 @@ export function stepView(s: StepRow): z.input<typeof step> {
 }
 
 export function runDetailView(
-  r: RunRow & { attempts: number; rerunOf: string | null; triggerPayload: string; output: string | null; steps: StepRow[] },
+  r: RunRow & {
+    attempts: number;
+    rerunOf: string | null;
+    triggerPayload: string;
+    output: string | null;
+    steps: StepRow[];
+  },
 ): z.input<typeof runDetail> {
   return {
     ...runView(r),

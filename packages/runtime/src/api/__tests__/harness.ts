@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseConfig } from "../../config";
 import { createHost, type Host } from "../../host";
 import { createHttpServer, listen } from "../../http/server";
 import { createLogger } from "../../logger";
-import { createApiHandler } from "../index";
+import { apiRoutes, createApiHandler } from "../index";
+import { errorBody } from "../schemas";
 
 export interface Keys {
   /** Owner key with read + write. */
@@ -25,21 +26,41 @@ export async function startApiHost(opts: { maxBodyBytes?: number } = {}) {
   const config = parseConfig({ SWITCHYARD_DATA_DIR: dir, SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent" });
   const host: Host = await createHost(config, createLogger("silent"), { seed: false });
   await host.start();
-  const server = createHttpServer(host, { hooks: host.services.webhookHandler, api: createApiHandler(host, opts) });
+  const server = createHttpServer(host, {
+    hooks: host.services.webhookHandler,
+    api: createApiHandler(host, opts),
+  });
   const { port } = await listen(server, 0, "127.0.0.1");
-  const owner = await host.auth.createUser(null, { email: "owner@example.com", password: "correct horse battery", role: "owner" }, "test");
-  const viewer = await host.auth.createUser(null, { email: "viewer@example.com", password: "correct horse battery", role: "viewer" }, "test");
+  const owner = await host.auth.createUser(
+    null,
+    { email: "owner@example.com", password: "correct horse battery", role: "owner" },
+    "test",
+  );
+  const viewer = await host.auth.createUser(
+    null,
+    { email: "viewer@example.com", password: "correct horse battery", role: "viewer" },
+    "test",
+  );
   const keys: Keys = {
     owner: (await host.auth.createApiKey(owner.id, owner.id, { name: "rw", scopes: ["read", "write"] })).key,
     readOnly: (await host.auth.createApiKey(owner.id, owner.id, { name: "ro", scopes: ["read"] })).key,
-    viewer: (await host.auth.createApiKey(viewer.id, viewer.id, { name: "viewer", scopes: ["read", "write"] })).key,
+    viewer: (
+      await host.auth.createApiKey(viewer.id, viewer.id, { name: "viewer", scopes: ["read", "write"] })
+    ).key,
   };
   const url = `http://127.0.0.1:${port}`;
 
   /** One API call; `key: null` sends no credentials. */
-  async function api(method: string, p: string, o: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
+  async function api(
+    method: string,
+    p: string,
+    o: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ) {
     const key = o.key === undefined ? keys.owner : o.key;
-    const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...o.headers };
+    const headers: Record<string, string> = {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...o.headers,
+    };
     let body: string | undefined;
     if (o.raw !== undefined) body = o.raw;
     else if (o.body !== undefined) {
@@ -69,3 +90,30 @@ export async function startApiHost(opts: { maxBodyBytes?: number } = {}) {
 }
 
 export type ApiHost = Awaited<ReturnType<typeof startApiHost>>;
+
+/**
+ * Parses an answer with the schema the route declares for its status, so every test also proves the
+ * OpenAPI document tells the truth about that answer.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the parsed answer is read freely by the assertions
+export function conforms(operationId: string, res: { status: number; json: unknown }): any {
+  const route = apiRoutes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no route ${operationId}`);
+  const schema = res.status >= 400 ? errorBody : route.responses[res.status as 200];
+  if (!schema)
+    throw new Error(`${operationId} does not declare status ${res.status}: ${JSON.stringify(res.json)}`);
+  return schema.parse(res.json);
+}
+
+/** Example flow files shipped in examples/flows, by file name. */
+export function exampleFile(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(examplesDir, name), "utf8"));
+}
+
+export const examplesDir = path.resolve(import.meta.dirname, "../../../../../examples/flows");
+
+/** A flow body for POST /flows from an example file. */
+export function exampleBody(name: string) {
+  const { $schema: _s, name: flowName, description, ...definition } = exampleFile(name);
+  return { name: flowName as string, description: description as string, definition };
+}

@@ -15,7 +15,9 @@ const createFlowBody = named(
   z.strictObject({
     name: flowName,
     description: flowDescription.optional(),
-    definition: FlowDefinition.describe("The flow: nodes, edges, settings, notes (see GET /schema/flow.json)"),
+    definition: FlowDefinition.describe(
+      "The flow: nodes, edges, settings, notes (see GET /schema/flow.json)",
+    ),
   }),
 );
 
@@ -24,7 +26,9 @@ const updateFlowBody = named(
   z
     .strictObject({
       name: flowName.optional().describe("New name"),
-      definition: FlowDefinition.optional().describe("Saved as a new version; an active flow serves it at once"),
+      definition: FlowDefinition.optional().describe(
+        "Saved as a new version; an active flow serves it at once",
+      ),
     })
     .refine((b) => b.name !== undefined || b.definition !== undefined, "send a name, a definition or both"),
 );
@@ -33,7 +37,11 @@ const updateFlowBody = named(
 function assertValid(host: Host, definition: FlowDefinition, prefix: string) {
   const problems = flowProblems(definition, host.services.registry, prefix);
   if (problems.length) {
-    throw new ApiError("invalid_flow", `the flow has ${problems.length} problem${problems.length === 1 ? "" : "s"} (see details.problems)`, { problems });
+    throw new ApiError(
+      "invalid_flow",
+      `the flow has ${problems.length} problem${problems.length === 1 ? "" : "s"} (see details.problems)`,
+      { problems },
+    );
   }
 }
 
@@ -54,7 +62,9 @@ export const flowRoutes = [
     summary: "List flows",
     description: "Every flow, most recently changed first.",
     access: "read",
-    query: z.object({ search: z.string().max(200).optional().describe("Only flows whose name contains this text") }),
+    query: z.object({
+      search: z.string().max(200).optional().describe("Only flows whose name contains this text"),
+    }),
     responses: { 200: named("FlowList", z.object({ flows: z.array(flowSummary) })) },
     async handler({ host, query }) {
       const flows = await host.flows.list({ search: query.search });
@@ -68,7 +78,8 @@ export const flowRoutes = [
     operationId: "createFlow",
     tag,
     summary: "Create a flow",
-    description: "Validates the definition (schema and engine checks) and stores it as version 1. The flow starts inactive.",
+    description:
+      "Validates the definition (schema and engine checks) and stores it as version 1. The flow starts inactive.",
     access: "write",
     body: createFlowBody,
     responses: { 201: flowDetail },
@@ -87,7 +98,9 @@ export const flowRoutes = [
     summary: "Get a flow with its definition",
     access: "read",
     params: idParams,
-    query: z.object({ version: queryInt(1, 1_000_000).optional().describe("A saved version (default: the latest)") }),
+    query: z.object({
+      version: queryInt(1, 1_000_000).optional().describe("A saved version (default: the latest)"),
+    }),
     responses: { 200: flowDetail },
     async handler({ host, params, query }) {
       return { status: 200 as const, body: await detail(host, params.id, query.version) };
@@ -100,7 +113,8 @@ export const flowRoutes = [
     operationId: "updateFlow",
     tag,
     summary: "Rename a flow and/or save a new version",
-    description: "A new definition is validated and appended as a new immutable version; runs keep the version they started with.",
+    description:
+      "A new definition is validated and appended as a new immutable version; runs keep the version they started with.",
     access: "write",
     params: idParams,
     body: updateFlowBody,
@@ -139,7 +153,8 @@ export const flowRoutes = [
     operationId: "activateFlow",
     tag,
     summary: "Activate a flow",
-    description: "Binds the latest version's trigger (webhook path, e-mail address, schedule). Refused with every problem listed when the version has any.",
+    description:
+      "Binds the latest version's trigger (webhook path, e-mail address, schedule). Refused with every problem listed when the version has any.",
     access: "write",
     params: idParams,
     responses: { 200: flowSummary },
@@ -148,10 +163,17 @@ export const flowRoutes = [
       if (!version) throw new ApiError("not_found", `flow ${params.id} not found`);
       const checked = checkFlowFile(version.definition, host.services.registry);
       if (!checked.ok) {
-        const problems = checked.problems.map((p) => ({ ...p, path: ["definition", p.path].filter(Boolean).join(".") }));
-        throw new ApiError("invalid_flow", `cannot activate: version ${version.version} has ${problems.length} problem${problems.length === 1 ? "" : "s"}`, {
-          problems,
-        });
+        const problems = checked.problems.map((p) => ({
+          ...p,
+          path: ["definition", p.path].filter(Boolean).join("."),
+        }));
+        throw new ApiError(
+          "invalid_flow",
+          `cannot activate: version ${version.version} has ${problems.length} problem${problems.length === 1 ? "" : "s"}`,
+          {
+            problems,
+          },
+        );
       }
       const flow = await host.control.setActive(params.id, true);
       return { status: 200 as const, body: flowView(flow!) };
@@ -188,7 +210,13 @@ export const flowRoutes = [
       const versions = await host.flows.listVersions(params.id);
       return {
         status: 200 as const,
-        body: { versions: versions.map((v) => ({ version: v.version, createdAt: v.createdAt.toISOString(), createdBy: v.createdBy })) },
+        body: {
+          versions: versions.map((v) => ({
+            version: v.version,
+            createdAt: v.createdAt.toISOString(),
+            createdBy: v.createdBy,
+          })),
+        },
       };
     },
   }),

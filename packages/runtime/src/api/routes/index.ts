@@ -15,7 +15,8 @@ const schemaRoute = defineRoute({
   operationId: "getFlowSchema",
   tag: "Schema",
   summary: "JSON Schema of the flow file format",
-  description: "Point an editor's `$schema` at this for completion while writing flow files (docs/flow-format.md).",
+  description:
+    "Point an editor's `$schema` at this for completion while writing flow files (docs/flow-format.md).",
   access: "read",
   responses: { 200: jsonObject.describe("A JSON Schema (draft 2020-12)") },
   async handler() {
@@ -41,4 +42,10 @@ const openApiRoute = defineRoute({
 });
 
 /** The route table, declared once: the router serves it and the OpenAPI document describes it. */
-export const apiRoutes: readonly Route[] = [...flowRoutes, ...runRoutes, ...memoryRoutes, schemaRoute, openApiRoute];
+export const apiRoutes: readonly Route[] = [
+  ...flowRoutes,
+  ...runRoutes,
+  ...memoryRoutes,
+  schemaRoute,
+  openApiRoute,
+];

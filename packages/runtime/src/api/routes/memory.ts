@@ -15,7 +15,8 @@ export const memoryRoutes = [
     operationId: "searchMemory",
     tag,
     summary: "Search memory",
-    description: "Hybrid (lexical + semantic) search in one namespace, best first. Scores are comparable within one answer.",
+    description:
+      "Hybrid (lexical + semantic) search in one namespace, best first. Scores are comparable within one answer.",
     access: "read",
     query: z.object({
       q: z.string().trim().min(1, "q cannot be empty").max(2000).describe("What to look for"),
@@ -39,7 +40,11 @@ export const memoryRoutes = [
       ),
     },
     async handler({ host, query }) {
-      const hits = await host.services.memory.reader.search(query.q, { namespace: query.namespace, mode: query.mode, limit: query.limit ?? 10 });
+      const hits = await host.services.memory.reader.search(query.q, {
+        namespace: query.namespace,
+        mode: query.mode,
+        limit: query.limit ?? 10,
+      });
       return { status: 200 as const, body: { hits: hits.map((h) => ({ ...h, item: itemView(h.item) })) } };
     },
   }),

@@ -9,7 +9,9 @@ import { runDetailView, runView } from "../views";
 
 const tag = "Runs";
 
-const isoQuery = z.iso.datetime({ offset: true, error: "expected an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z" }).transform((s) => new Date(s));
+const isoQuery = z.iso
+  .datetime({ offset: true, error: "expected an ISO 8601 date-time, e.g. 2025-01-31T12:00:00Z" })
+  .transform((s) => new Date(s));
 
 async function runDetailOf(host: Host, id: string) {
   const run = await host.runs.get(id);
@@ -40,13 +42,20 @@ export const runRoutes = [
     bodyRequired: false,
     responses: { 200: runDetail, 202: runAccepted },
     async handler({ host, params, query, body, signal }) {
-      const { runId, flowVersion } = await host.control.startRun(params.id, { payload: body ?? {}, channel: "api", version: query.version });
+      const { runId, flowVersion } = await host.control.startRun(params.id, {
+        payload: body ?? {},
+        channel: "api",
+        version: query.version,
+      });
       if (query.wait && (await waitForTerminal(host, runId, query.timeoutMs ?? defaultWaitMs, signal))) {
         return { status: 200 as const, body: await runDetailOf(host, runId) };
       }
       const run = await host.runs.get(runId);
       const status = run?.status ?? "queued";
-      return { status: 202 as const, body: { runId, flowVersion, status: status as (typeof runStatuses)[number] } };
+      return {
+        status: 202 as const,
+        body: { runId, flowVersion, status: status as (typeof runStatuses)[number] },
+      };
     },
   }),
 
@@ -56,7 +65,8 @@ export const runRoutes = [
     operationId: "listRuns",
     tag,
     summary: "List runs",
-    description: "Newest first. Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.",
+    description:
+      "Newest first. Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.",
     access: "read",
     query: z.object({
       flowId: z.string().min(1).optional().describe("Only runs of this flow"),
@@ -67,7 +77,9 @@ export const runRoutes = [
       limit: queryInt(1, 500).optional().describe("Page size (default 50)"),
       cursor: z.string().min(1).optional().describe("`nextCursor` of the previous page"),
     }),
-    responses: { 200: named("RunList", z.object({ runs: z.array(runSummary), nextCursor: z.string().nullable() })) },
+    responses: {
+      200: named("RunList", z.object({ runs: z.array(runSummary), nextCursor: z.string().nullable() })),
+    },
     async handler({ host, query }) {
       const page = await listRuns(host, { ...query, limit: query.limit ?? 50 });
       return { status: 200 as const, body: { runs: page.runs.map(runView), nextCursor: page.nextCursor } };
@@ -94,7 +106,8 @@ export const runRoutes = [
     operationId: "cancelRun",
     tag,
     summary: "Cancel a run",
-    description: "A queued or waiting run is cancelled at once; a running one is signalled and stops at its next step boundary. 409 when it already finished.",
+    description:
+      "A queued or waiting run is cancelled at once; a running one is signalled and stops at its next step boundary. 409 when it already finished.",
     access: "write",
     params: idParams,
     responses: {
@@ -102,7 +115,9 @@ export const runRoutes = [
         "CancelResult",
         z.object({
           runId: z.string(),
-          result: z.enum(["cancelled", "signalled"]).describe("cancelled: done; signalled: the running run is being stopped"),
+          result: z
+            .enum(["cancelled", "signalled"])
+            .describe("cancelled: done; signalled: the running run is being stopped"),
         }),
       ),
     },
@@ -134,8 +149,15 @@ export const runRoutes = [
         version: run.flowVersion,
         rerunOf: params.id,
       });
-      return { status: 202 as const, body: { runId: started.runId, flowVersion: started.flowVersion, status: "queued" as const, rerunOf: params.id } };
+      return {
+        status: 202 as const,
+        body: {
+          runId: started.runId,
+          flowVersion: started.flowVersion,
+          status: "queued" as const,
+          rerunOf: params.id,
+        },
+      };
     },
   }),
 ];
-
