@@ -1,0 +1,123 @@
+/** Servers the webhook benchmark drives: a raw node:http baseline, Switchyard, and optionally Node-RED. */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface Target {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..");
+
+function waitForLine(child: ChildProcess, re: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = re.exec(out);
+      if (m) resolve(m);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${out.slice(-2000)}`)));
+  });
+}
+
+const stopper = (child: ChildProcess) => () =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+
+/** The same work as W2 with nothing in between: parse JSON, answer {ok, n+1}. Persists nothing. */
+export async function startRaw(): Promise<Target> {
+  const code = `
+    const http = require("node:http");
+    const s = http.createServer((req, res) => {
+      const chunks = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+        const out = JSON.stringify({ ok: true, n: (body.n ?? 0) + 1 });
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
+        res.end(out);
+      });
+    });
+    s.keepAliveTimeout = 65000;
+    s.listen(0, "127.0.0.1", () => console.log("raw listening on " + s.address().port));`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "pipe"] });
+  const m = await waitForLine(child, /raw listening on (\d+)/, "raw server");
+  return { name: "raw node:http", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+}
+
+export async function startSwitchyard(dataDir: string): Promise<Target> {
+  const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "worker"], {
+    env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const m = await waitForLine(child, /listening on [\d.]+:(\d+)/, "switchyard worker");
+  return { name: "Switchyard", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+}
+
+const NODE_RED_VERSION = "4.1.15";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Installs Node-RED into a cache folder once (npm registry), then runs the equivalent flow. */
+export async function startNodeRed(workDir: string): Promise<Target> {
+  const install = path.join(root, "bench/.cache/node-red");
+  const bin = path.join(install, "node_modules/node-red/red.js");
+  if (!existsSync(bin)) {
+    mkdirSync(install, { recursive: true });
+    console.log(`installing node-red@${NODE_RED_VERSION} into bench/.cache (one time)…`);
+    execFileSync("npm", ["install", "--prefix", install, "--no-audit", "--no-fund", "--loglevel=error", `node-red@${NODE_RED_VERSION}`], {
+      stdio: "inherit",
+    });
+  }
+  const userDir = path.join(workDir, "node-red");
+  mkdirSync(userDir, { recursive: true });
+  const flows = [
+    { id: "tab", type: "tab", label: "bench" },
+    { id: "in2", type: "http in", z: "tab", url: "/w2", method: "post", wires: [["fn2"]] },
+    { id: "fn2", type: "function", z: "tab", func: "msg.payload = { ok: true, n: (msg.payload.n || 0) + 1 };\nreturn msg;", outputs: 1, wires: [["out2"]] },
+    { id: "out2", type: "http response", z: "tab", wires: [] },
+    { id: "in1", type: "http in", z: "tab", url: "/w1", method: "post", wires: [["out1"]] },
+    { id: "out1", type: "http response", z: "tab", wires: [] },
+  ];
+  writeFileSync(path.join(userDir, "flows.json"), JSON.stringify(flows));
+  writeFileSync(path.join(userDir, "settings.js"), `module.exports = { uiHost: "127.0.0.1", flowFile: "flows.json", logging: { console: { level: "warn" } }, editorTheme: { tours: false } };`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, "--userDir", userDir, "--port", String(port), "--settings", path.join(userDir, "settings.js")], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_RED_ENABLE_PROJECTS: "false" },
+  });
+  // Node-RED prints its URL once the flows are started.
+  await waitForLine(child, /Started flows/, "node-red");
+  return { name: `Node-RED ${NODE_RED_VERSION}`, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: stopper(child) };
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Webhook hot path: Switchyard vs a raw node:http server (and Node-RED with --node-red).
+ *
+ *   npx tsx bench/webhook.ts [--node-red] [--seconds 20] [--rounds 3] [--warmup 5]
+ *
+ * W2: webhook (sync) → data.set {ok: true, n: n + 1} → webhook.respond.  W1: webhook → respond.
+ * Targets are interleaved round by round; every 2xx Switchyard answered must have a persisted run with its
+ * steps afterwards (checked at the end).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { openRawDatabase } from "../packages/db/src/index";
+import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
+import { rssMb, startNodeRed, startRaw, startSwitchyard, type Target } from "./webhook-targets";
+
+const { values } = parseArgs({
+  options: {
+    "node-red": { type: "boolean", default: false },
+    seconds: { type: "string", default: "20" },
+    rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "5" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const WARMUP = Number(values.warmup);
+
+const w2 = {
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path: "w2", responseMode: "sync" } },
+    { id: "set", type: "data.set", config: { fields: [{ name: "ok", value: "=true" }, { name: "n", value: "=item.body.n + 1" }], keepOnlySet: true } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
+  ],
+  edges: [
+    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
+    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+  ],
+};
+const w1 = {
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path: "w1", responseMode: "sync" } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "={ 'ok': true }" } },
+  ],
+  edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
+};
+
+interface Sample {
+  rps: number;
+  p50: number;
+  p975: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ok: number;
+  rss: number;
+}
+
+async function drive(t: Target, pathName: string, connections: number, seconds: number): Promise<Sample> {
+  let peak = rssMb(t.pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(t.pid))), 250);
+  const r = await autocannon({
+    url: `${t.url}${pathName}`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ n: 41 }),
+    connections,
+    duration: seconds,
+  });
+  clearInterval(sampler);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p975: r.latency.p97_5,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    ok: r["2xx"],
+    rss: peak,
+  };
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-bench-"));
+const dataDir = path.join(work, "switchyard");
+{
+  const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
+  for (const [name, def] of [["W2", w2], ["W1", w1]] as const) {
+    const { id } = await host.flows.create({ name, definition: def });
+    await host.control.setActive(id, true);
+  }
+  await host.close();
+}
+
+const targets: { t: Target; paths: Record<string, string> }[] = [];
+targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" } });
+targets.push({ t: await startSwitchyard(dataDir), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
+if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" } });
+
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`);
+console.log(`autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved\n`);
+
+const results = new Map<string, Sample[]>();
+let switchyardOk = 0;
+for (const t of targets) await drive(t.t, t.paths.W2!, 20, WARMUP);
+for (const flow of ["W2", "W1"]) {
+  for (const c of [20, 1]) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { t, paths } of targets) {
+        const s = await drive(t, paths[flow]!, c, SECONDS);
+        if (t.name === "Switchyard") switchyardOk += s.ok;
+        const key = `${flow} c=${c} ${t.name}`;
+        results.set(key, [...(results.get(key) ?? []), s]);
+      }
+    }
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: string[] = [];
+rows.push("| case | target | req/s | p50 ms | p97.5 ms | p99 ms | errors | peak RSS MB |");
+rows.push("|---|---|---:|---:|---:|---:|---:|---:|");
+for (const [key, samples] of results) {
+  const [flow, c, ...name] = key.split(" ");
+  rows.push(
+    `| ${flow} ${c} | ${name.join(" ")} | ${median(samples.map((s) => s.rps)).toFixed(0)} | ${median(samples.map((s) => s.p50))} | ${median(samples.map((s) => s.p975))} | ${median(samples.map((s) => s.p99))} | ${samples.reduce((a, s) => a + s.errors + s.non2xx, 0)} | ${Math.max(...samples.map((s) => s.rss)).toFixed(0)} |`,
+  );
+}
+console.log(rows.join("\n"));
+const rps = (flow: string, c: number, name: string) => median((results.get(`${flow} c=${c} ${name}`) ?? []).map((s) => s.rps));
+for (const flow of ["W2", "W1"]) {
+  const sy = rps(flow, 20, "Switchyard");
+  console.log(`\n${flow} c=20: Switchyard/raw = ${(sy / rps(flow, 20, "raw node:http")).toFixed(2)}`);
+  const nr = targets.find((x) => x.t.name.startsWith("Node-RED"));
+  if (nr) console.log(`${flow} c=20: Switchyard/Node-RED = ${(sy / rps(flow, 20, nr.t.name)).toFixed(2)}`);
+}
+
+for (const { t } of targets) await t.stop();
+const db = openRawDatabase(path.join(dataDir, "switchyard.db"));
+const runs = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`).get() as { n: number }).n;
+const unfinished = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`).get() as { n: number }).n;
+const stepless = (db.prepare(`SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`).get() as { n: number }).n;
+db.close();
+console.log(`\npersistence: ${switchyardOk} measured 2xx (plus warm-up) → ${runs} succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps`);
+rmSync(work, { recursive: true, force: true });
