@@ -1,0 +1,51 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ErrorBox, secondaryButtonClass } from "@/components/page";
+import { useTRPC } from "@/trpc/client";
+
+const LIVE = ["queued", "running", "waiting"];
+
+/** Cancel, re-run with the same payload, open the flow in the editor with this run's data. */
+export function RunActions({ run }: { run: { id: string; flowId: string; status: string } }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const qc = useQueryClient();
+  const cancel = useMutation(
+    trpc.run.cancel.mutationOptions({
+      onSuccess: () => qc.invalidateQueries({ queryKey: trpc.run.get.queryKey({ id: run.id }) }),
+    }),
+  );
+  const rerun = useMutation(
+    trpc.run.rerun.mutationOptions({ onSuccess: (r) => router.push(`/runs/${r.runId}`) }),
+  );
+  const error = cancel.error ?? rerun.error;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {LIVE.includes(run.status) ? (
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          disabled={cancel.isPending}
+          onClick={() => cancel.mutate({ id: run.id })}
+        >
+          {cancel.isPending ? "Cancelling…" : "Cancel run"}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className={secondaryButtonClass}
+        disabled={rerun.isPending}
+        onClick={() => rerun.mutate({ id: run.id })}
+      >
+        {rerun.isPending ? "Starting…" : "Re-run"}
+      </button>
+      <Link className={secondaryButtonClass} href={`/flows/${run.flowId}?pinRun=${run.id}`}>
+        Open in editor with this data
+      </Link>
+      {error ? <ErrorBox message={error.message} /> : null}
+    </div>
+  );
+}

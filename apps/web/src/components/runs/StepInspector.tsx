@@ -1,0 +1,135 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { ErrorBox } from "@/components/page";
+import { useTRPC } from "@/trpc/client";
+import { JsonViewer } from "./JsonViewer";
+import { StatusBadge } from "./status";
+import { formatMs } from "./trace-model";
+
+function parse(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
+}
+
+const kib = (chars: number) => (chars > 10_240 ? ` · ${(chars / 1024).toFixed(0)} KiB` : "");
+
+/** What an agent step reported about its turn (the full turn traces are not stored yet). */
+function AgentSummary({ json }: { json: Record<string, unknown> }) {
+  const usage = json.usage as { promptTokens?: number; completionTokens?: number } | undefined;
+  return (
+    <div
+      data-testid="agent-turn"
+      className="rounded-md border border-violet-200 bg-violet-50 p-2 text-xs dark:border-violet-900 dark:bg-violet-950"
+    >
+      <span className="font-medium">Agent {String(json.agent_ref)}</span> · stopped: {String(json.stop)}
+      {usage ? ` · ${usage.promptTokens ?? 0} prompt + ${usage.completionTokens ?? 0} completion tokens` : ""}
+    </div>
+  );
+}
+
+/** Everything one step attempt saw and produced: input items, outputs per port, error. */
+export function StepInspector({
+  runId,
+  stepRowId,
+  nodeName,
+  nodeType,
+}: {
+  runId: string;
+  stepRowId: string;
+  nodeName: string;
+  nodeType?: string;
+}) {
+  const trpc = useTRPC();
+  const step = useQuery(
+    trpc.run.step.queryOptions({ runId, stepRowId }, { staleTime: Number.POSITIVE_INFINITY }),
+  );
+  const input = useMemo(() => parse(step.data?.input ?? null), [step.data?.input]);
+  const outputs = useMemo(() => parse(step.data?.output ?? null), [step.data?.output]);
+  if (step.error) return <ErrorBox message={step.error.message} />;
+  if (!step.data) return <p className="text-sm text-slate-500">Loading step…</p>;
+  const s = step.data;
+  const ports =
+    outputs && typeof outputs === "object" && !Array.isArray(outputs) && !("__truncated" in outputs)
+      ? Object.entries(outputs as Record<string, unknown[]>)
+      : null;
+  const agentJson =
+    nodeType === "agent" && ports
+      ? ((ports.find(([p]) => p === "main")?.[1]?.[0] as { json?: Record<string, unknown> } | undefined)
+          ?.json ?? null)
+      : null;
+  return (
+    <div data-testid="step-inspector" data-node-id={s.nodeId} className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="text-sm font-semibold">{nodeName}</h3>
+        <StatusBadge status={s.status} testId="inspector-status" />
+        <span className="text-xs text-slate-500">
+          {s.nodeId} · visit {s.visit} · attempt {s.attempt} · {formatMs(s.durationMs)}
+          {s.port ? (
+            <>
+              {" "}
+              · port taken:{" "}
+              <span data-testid="port-taken" className="font-mono">
+                {s.port}
+              </span>
+            </>
+          ) : null}
+        </span>
+      </div>
+      {s.reason ? (
+        <p className="text-xs text-slate-500">
+          Skipped:{" "}
+          {s.reason === "no_input" ? "no input reached this node (branch not taken)" : "node disabled"}
+        </p>
+      ) : null}
+      {s.retryAt ? (
+        <p className="text-xs text-amber-700">Retried at {new Date(s.retryAt).toLocaleTimeString()}</p>
+      ) : null}
+      {s.errorCode ? (
+        <div
+          data-testid="step-error"
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+        >
+          <span className="font-mono font-semibold">{s.errorCode}</span>:{" "}
+          <span data-testid="step-error-message">{s.errorMessage}</span>
+          {s.errorStack ? (
+            <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap text-[11px]">{s.errorStack}</pre>
+          ) : null}
+        </div>
+      ) : null}
+      {s.truncated ? (
+        <p className="text-xs text-amber-700">
+          Part of this step's data was over 4 MiB and is stored truncated.
+        </p>
+      ) : null}
+      {agentJson && "agent_ref" in agentJson ? <AgentSummary json={agentJson} /> : null}
+      <JsonViewer
+        testId="step-input"
+        label={`Input · ${Array.isArray(input) ? `${input.length} item${input.length === 1 ? "" : "s"}` : "—"}${kib(s.input?.length ?? 0)}`}
+        value={input}
+      />
+      {ports ? (
+        ports.length === 0 ? (
+          <p className="text-xs text-slate-500">No output.</p>
+        ) : (
+          ports.map(([port, items]) => (
+            <JsonViewer
+              key={port}
+              testId={`step-output-${port}`}
+              label={`Output · port ${port}${port === s.port ? " (taken)" : ""} · ${Array.isArray(items) ? items.length : 0} items`}
+              value={items}
+            />
+          ))
+        )
+      ) : (
+        <JsonViewer testId="step-output" label={`Output${kib(s.output?.length ?? 0)}`} value={outputs} />
+      )}
+    </div>
+  );
+}

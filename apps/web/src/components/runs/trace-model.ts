@@ -1,0 +1,163 @@
+/**
+ * Pure derivations for the trace view: node statuses from Step rows (plus live "started" events not yet
+ * checkpointed), and waterfall bars. No React here, so it is tested directly.
+ */
+
+export interface StepSummary {
+  id: string;
+  stepId: string;
+  nodeId: string;
+  visit: number;
+  attempt: number;
+  status: string;
+  port: string | null;
+  reason: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  retryAt: string | null;
+  startedAt: string | Date | null;
+  endedAt: string | Date | null;
+  durationMs: number | null;
+}
+
+/** A step the live stream says has started and the store has not checkpointed yet. */
+export interface LiveStart {
+  nodeId: string;
+  visit: number;
+  attempt: number;
+  at: string;
+}
+
+export type NodeTraceStatus =
+  | "pending"
+  | "running"
+  | "retrying"
+  | "waiting"
+  | "succeeded"
+  | "failed"
+  | "skipped"
+  | "not_run";
+
+export interface NodeTrace {
+  status: NodeTraceStatus;
+  /** Attempts of the node's latest visit. */
+  attempts: number;
+  visits: number;
+  /** The Step row to open when the node is clicked (its latest). */
+  lastStepId?: string;
+  errorMessage?: string;
+}
+
+const time = (v: string | Date | null | undefined) => (v == null ? Number.NaN : new Date(v).getTime());
+
+function isLater(a: LiveStart, s: StepSummary | undefined): boolean {
+  if (!s) return true;
+  return a.visit > s.visit || (a.visit === s.visit && a.attempt > s.attempt);
+}
+
+/** Status per node id. `finished` runs show never-reached nodes as "not_run" instead of "pending". */
+export function nodeTraces(
+  steps: StepSummary[],
+  live: LiveStart[],
+  finished: boolean,
+): Map<string, NodeTrace> {
+  const latest = new Map<string, StepSummary>();
+  for (const s of steps) latest.set(s.nodeId, s); // rows come in checkpoint order; the last one wins
+  const out = new Map<string, NodeTrace>();
+  for (const [nodeId, s] of latest) {
+    const visits = Math.max(...steps.filter((x) => x.nodeId === nodeId).map((x) => x.visit));
+    let status: NodeTraceStatus = s.status as NodeTraceStatus;
+    // A failed attempt with a retry time is not the end of the node unless the run is over.
+    if (s.status === "failed" && s.retryAt && !finished) status = "retrying";
+    out.set(nodeId, {
+      status,
+      attempts: s.attempt,
+      visits,
+      lastStepId: s.id,
+      errorMessage: s.errorMessage ?? undefined,
+    });
+  }
+  if (!finished) {
+    for (const l of live) {
+      const t = out.get(l.nodeId);
+      const last = latest.get(l.nodeId);
+      if (isLater(l, last))
+        out.set(l.nodeId, {
+          ...(t ?? { visits: l.visit }),
+          status: "running",
+          attempts: l.attempt,
+          visits: Math.max(t?.visits ?? 0, l.visit),
+        });
+    }
+  }
+  return out;
+}
+
+export function statusOfNode(traces: Map<string, NodeTrace>, nodeId: string, finished: boolean): NodeTrace {
+  return traces.get(nodeId) ?? { status: finished ? "not_run" : "pending", attempts: 0, visits: 0 };
+}
+
+export interface WaterfallBar {
+  key: string;
+  /** Step row id; absent for a live step not yet checkpointed. */
+  stepRowId?: string;
+  nodeId: string;
+  visit: number;
+  attempt: number;
+  status: string;
+  offsetMs: number;
+  durationMs: number;
+}
+
+/** One bar per Step row (so each retry attempt is its own bar) plus bars for steps running right now. */
+export function waterfall(
+  steps: StepSummary[],
+  live: LiveStart[],
+  runStart: string | Date | null,
+  now: number,
+): { bars: WaterfallBar[]; totalMs: number } {
+  const starts = [
+    time(runStart),
+    ...steps.map((s) => time(s.startedAt)),
+    ...live.map((l) => time(l.at)),
+  ].filter(Number.isFinite);
+  const origin = starts.length ? Math.min(...starts) : now;
+  const bars: WaterfallBar[] = steps.map((s) => {
+    const start = Number.isFinite(time(s.startedAt)) ? time(s.startedAt) : origin;
+    const end = Number.isFinite(time(s.endedAt)) ? time(s.endedAt) : start + (s.durationMs ?? 0);
+    return {
+      key: s.id,
+      stepRowId: s.id,
+      nodeId: s.nodeId,
+      visit: s.visit,
+      attempt: s.attempt,
+      status: s.status,
+      offsetMs: Math.max(0, start - origin),
+      durationMs: Math.max(0, end - start),
+    };
+  });
+  const done = new Set(steps.map((s) => `${s.nodeId}#${s.visit}#${s.attempt}`));
+  for (const l of live) {
+    if (done.has(`${l.nodeId}#${l.visit}#${l.attempt}`)) continue;
+    const start = time(l.at);
+    bars.push({
+      key: `live:${l.nodeId}#${l.visit}#${l.attempt}`,
+      nodeId: l.nodeId,
+      visit: l.visit,
+      attempt: l.attempt,
+      status: "running",
+      offsetMs: Math.max(0, start - origin),
+      durationMs: Math.max(0, now - start),
+    });
+  }
+  bars.sort((a, b) => a.offsetMs - b.offsetMs);
+  const totalMs = Math.max(1, ...bars.map((b) => b.offsetMs + b.durationMs));
+  return { bars, totalMs };
+}
+
+export function formatMs(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
