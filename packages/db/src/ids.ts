@@ -2,6 +2,17 @@ import { randomBytes } from "node:crypto";
 
 let lastMs = 0;
 let counter = 0;
+// Random bytes drawn 4 KiB at a time: one syscall per 256 ids instead of one per id.
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+function random10(): Buffer {
+  if (poolAt + 10 > pool.length) {
+    pool = randomBytes(4096);
+    poolAt = 0;
+  }
+  poolAt += 10;
+  return pool.subarray(poolAt - 10, poolAt);
+}
 
 /**
  * UUIDv7 with a 12-bit per-millisecond counter (RFC 9562, method 1): ids sort by creation, even for
@@ -17,12 +28,12 @@ export function newId(): string {
       counter = 0;
     }
   } else {
-    counter = randomBytes(2).readUInt16BE() & 0x3ff; // random start, leaves room to count up
+    counter = random10().readUInt16BE() & 0x3ff; // random start, leaves room to count up
   }
   lastMs = ms;
-  const b = randomBytes(16);
-  const t = BigInt(ms);
-  for (let i = 0; i < 6; i++) b[i] = Number((t >> BigInt(8 * (5 - i))) & 0xffn);
+  const b = Buffer.allocUnsafe(16);
+  random10().copy(b, 6);
+  b.writeUIntBE(ms, 0, 6);
   b[6] = 0x70 | (counter >> 8);
   b[7] = counter & 0xff;
   b[8] = (b[8]! & 0x3f) | 0x80;

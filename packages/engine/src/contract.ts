@@ -149,6 +149,12 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
    * the executor passes them through untouched and validation does not parse them as expressions.
    */
   rawFields?: readonly string[];
+  /**
+   * No effect outside the run (no network, no mail, no writes): re-running it after a crash changes
+   * nothing in the world, so the host may batch its checkpoint with the next one instead of committing
+   * it on its own.
+   */
+  pure?: true;
   config: S;
   /** Example config used for docs and the catalogue round-trip test. */
   example: z.input<S>;

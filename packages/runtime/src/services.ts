@@ -71,10 +71,15 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     agents: () => agents!.runner,
     onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
   });
+  const finishRun = db.sql.transaction((runId: string, finish: () => boolean) => {
+    stepStore.flushSync(runId);
+    return finish();
+  });
   const worker = createWorker({
     queue,
     execute,
     log,
+    finishTx: (runId, finish) => finishRun(runId, finish),
     onFinished: (runId, outcome) => {
       events.emit("run.finished", { runId, status: outcome.status });
       responses.forget(runId);

@@ -214,6 +214,8 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     for (const eff of effects) {
       if (eff.type !== "record") continue;
       const rec = recordFrom(eff.step, runId, startedAt, now());
+      const type = graph.types.get(rec.nodeId);
+      if (type?.kind === "trigger" || (type as NodeDefinition | undefined)?.pure) rec.pure = true;
       const prev = persisted.get(rec.stepId);
       if (prev && prev.status === rec.status && prev.attempt === rec.attempt) continue;
       await store.save(rec);

@@ -128,6 +128,8 @@ export interface StepRecord extends StepOutcome {
   port?: string;
   startedAt: string;
   endedAt: string;
+  /** The node is pure (or a trigger): its checkpoint may be batched with the next durable write. */
+  pure?: true;
 }
 
 export function stepIdOf(nodeId: string, visit: number): string {

@@ -11,6 +11,7 @@ import { runSandbox } from "./sandbox";
 export const codeNode = defineNode({
   type: "code",
   typeVersion: 1,
+  pure: true,
   // Its own language, not a config expression: the executor must not evaluate { } inside it.
   rawFields: ["code"],
   title: "Code",

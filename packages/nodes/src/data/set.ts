@@ -6,6 +6,7 @@ import { cloneJson, setPath } from "../util/path";
 export const setNode = defineNode({
   type: "data.set",
   typeVersion: 1,
+  pure: true,
   title: "Set fields",
   description: "Adds or replaces fields on each item.",
   category: "data",

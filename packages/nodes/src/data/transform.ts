@@ -7,6 +7,7 @@ import { valueToItems } from "../util/items";
 export const transformNode = defineNode({
   type: "data.transform",
   typeVersion: 1,
+  pure: true,
   // Its own language, not a config expression: the executor must not evaluate { } inside it.
   rawFields: ["expression"],
   title: "Transform",

@@ -28,6 +28,7 @@ export const mergeConfig = z
 export const mergeNode = defineNode({
   type: "flow.merge",
   typeVersion: 1,
+  pure: true,
   title: "Merge",
   description: "Combines the items of two branches.",
   category: "flow",

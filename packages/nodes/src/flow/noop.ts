@@ -5,6 +5,7 @@ import { defineNode } from "../define";
 export const noopNode = defineNode({
   type: "flow.noop",
   typeVersion: 1,
+  pure: true,
   title: "No operation",
   description: "Passes items through unchanged.",
   category: "flow",

@@ -9,6 +9,7 @@ import { isPlainObject } from "../util/items";
 export const splitNode = defineNode({
   type: "flow.split",
   typeVersion: 1,
+  pure: true,
   title: "Split out",
   description: "Turns an array field into one item per element.",
   category: "flow",

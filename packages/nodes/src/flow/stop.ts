@@ -6,6 +6,7 @@ import { NodeError } from "../errors";
 export const stopNode = defineNode({
   type: "flow.stop",
   typeVersion: 1,
+  pure: true,
   title: "Stop",
   description: "Ends the branch, successfully or with an error.",
   category: "flow",

@@ -6,6 +6,7 @@ import { isTruthy } from "./truthy";
 export const ifNode = defineNode({
   type: "logic.if",
   typeVersion: 1,
+  pure: true,
   title: "If",
   description: "Sends each item to the true or the false branch.",
   category: "logic",

@@ -10,6 +10,7 @@ const CASE_PORTS = Array.from({ length: MAX_SWITCH_CASES }, (_, i) => `case${i +
 export const switchNode = defineNode({
   type: "logic.switch",
   typeVersion: 1,
+  pure: true,
   title: "Switch",
   description: "Sends each item to the first matching case, or to default.",
   category: "logic",

@@ -6,6 +6,7 @@ import { NodeError } from "../errors";
 export const respondNode = defineNode({
   type: "webhook.respond",
   typeVersion: 1,
+  pure: true,
   title: "Respond to webhook",
   description: "Sends the HTTP response for a webhook in sync mode.",
   category: "network",

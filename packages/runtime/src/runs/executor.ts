@@ -1,5 +1,5 @@
 import type { AgentRunner, HttpClient, Item, NodeContext, NodeRegistry, RunChannel, SecretsReader, SubflowCaller } from "@switchyard/engine";
-import { type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
+import { createExpressionEvaluator, type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome } from "../queue/types";
 import type { RunExecutor } from "../worker/worker";
@@ -41,6 +41,8 @@ function stepLogger(d: ExecutorDeps, runId: string, nodeId: string): NodeContext
 
 /** Runs one claimed run through the engine with the host's capabilities in ctx. */
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
+  // One evaluator for the process: its cache of compiled expressions outlives single runs.
+  const expressions = createExpressionEvaluator();
   return async (run: ClaimedRun, signal: AbortSignal): Promise<RunOutcome> => {
     let compiled: Awaited<ReturnType<FlowCache["get"]>>;
     try {
@@ -57,6 +59,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       graph: compiled.graph,
       registry: d.registry,
       validate: false,
+      expressions,
       run: { id: run.id, flowId: run.flowId, startedAt: new Date().toISOString(), channel: run.channel },
       trigger: JSON.parse(run.payloadJson),
       stepStore: d.stepStore,

@@ -13,6 +13,8 @@ export interface WorkerOptions {
   pollMs?: number;
   perFlowLimit?: (flowId: string) => number;
   onFinished?: (runId: string, outcome: RunOutcome) => void;
+  /** Wraps the finishing write, so buffered checkpoints commit in the same transaction as the outcome. */
+  finishTx?: (runId: string, finish: () => boolean) => boolean;
 }
 
 /**
@@ -50,7 +52,15 @@ export function createWorker(o: WorkerOptions) {
       clearInterval(beat);
       inFlight.delete(run.id);
     }
-    if (o.queue.finish(run.id, workerId, outcome)) o.onFinished?.(run.id, outcome);
+    const finish = () => o.queue.finish(run.id, workerId, outcome);
+    let finished = false;
+    try {
+      finished = o.finishTx ? o.finishTx(run.id, finish) : finish();
+    } catch (err) {
+      // The lease stays; the reaper hands the run to a worker again and it resumes from its checkpoints.
+      o.log.error({ err, runId: run.id }, "recording a run's outcome failed");
+    }
+    if (finished) o.onFinished?.(run.id, outcome);
     if (running) void pump();
     else if (inFlight.size === 0) idle?.();
   };
