@@ -7,6 +7,7 @@ import { type RunningServer, startServer, tempDataDir, trpc } from "./support/se
 let server: RunningServer;
 let dir: string;
 test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1600, height: 900 } });
 test.beforeAll(async () => {
   dir = tempDataDir();
   server = await startServer(dir);
@@ -70,10 +71,10 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   await expect(page.getByText("Start with a trigger")).toBeVisible();
   await shot(page, testInfo, "empty-flow");
 
-  await dropFromPalette(page, "trigger.webhook", 120, 200);
-  await dropFromPalette(page, "logic.if", 420, 200);
-  await dropFromPalette(page, "http.request", 720, 120);
-  await dropFromPalette(page, "webhook.respond", 1000, 200);
+  await dropFromPalette(page, "trigger.webhook", 130, 220);
+  await dropFromPalette(page, "logic.if", 380, 220);
+  await dropFromPalette(page, "http.request", 600, 80);
+  await dropFromPalette(page, "webhook.respond", 600, 400);
   for (const nid of ["webhook", "if", "request", "respond"]) await expect(node(page, nid)).toBeVisible();
 
   await connectHandles(page, "webhook", "main", "if");
@@ -92,23 +93,23 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
 
   // Configure through the generated forms.
   await node(page, "webhook").click();
-  await page.getByLabel("Path").fill("orders/created");
-  await page.getByLabel("Response mode").selectOption('"sync"');
+  await page.getByLabel("Path", { exact: true }).fill("orders/created");
+  await page.getByLabel("Response mode", { exact: true }).selectOption({ label: "sync" });
   await expect(page.getByTestId("url-production-url")).toHaveText(/\/hooks\/orders\/created$/);
   await expect(page.getByTestId("url-test-url")).toHaveText(/\/hooks-test\/orders\/created$/);
   await shot(page, testInfo, "webhook-config");
 
   await node(page, "if").click();
-  await page.getByLabel("Condition").fill("=item.total > 100");
+  await page.getByLabel("Condition", { exact: true }).fill("=item.total > 100");
   await node(page, "request").click();
-  await page.getByLabel("Method").selectOption('"POST"');
-  await page.getByLabel("URL").fill("https://example.com/orders");
-  await page.getByLabel("Headers").locator("..").getByRole("button", { name: /Add headers entry/ }).click();
-  await page.getByLabel("Headers key 1").fill("x-source");
-  await page.getByLabel("Headers key 1").blur();
+  await page.getByLabel("Method", { exact: true }).selectOption({ label: "POST" });
+  await page.getByLabel("URL", { exact: true }).fill("https://example.com/orders");
+  await page.getByRole("button", { name: "+ Add headers entry" }).click();
+  await page.getByLabel("Headers key 1", { exact: true }).fill("x-source");
+  await page.getByLabel("Headers key 1", { exact: true }).blur();
   await node(page, "respond").click();
-  await page.getByLabel("Status").fill("201");
-  await page.getByLabel("Body").fill('={ "ok": true, "order": nodes.webhook }');
+  await page.getByLabel("Status", { exact: true }).fill("201");
+  await page.getByLabel("Body", { exact: true }).fill('={ "ok": true, "order": nodes.webhook }');
   await page.locator(".react-flow__pane").click({ position: { x: 50, y: 50 } });
   await shot(page, testInfo, "configured-flow");
 

@@ -11,7 +11,7 @@ import {
   useReactFlow,
   type Connection as RfConnection,
 } from "@xyflow/react";
-import { type DragEvent, useCallback, useMemo } from "react";
+import { type DragEvent, useCallback, useMemo, useState } from "react";
 import "@xyflow/react/dist/style.css";
 import { DeletableEdge } from "./DeletableEdge";
 import { addNode, type Connection, connect, explainConnection } from "./doc-ops";
@@ -44,6 +44,8 @@ export function Canvas() {
   const edges = useMemo(() => toRfEdges(doc.edges, selection), [doc.edges, selection]);
   const { screenToFlowPosition } = useReactFlow();
   const dark = useDarkMode();
+  // Fit once, and only a flow that has nodes: fitting an empty flow would re-centre on the first drop.
+  const [fitOnOpen] = useState(() => useEditor.getState().doc.nodes.length > 0);
 
   const isValidConnection = useCallback((c: RfConnection | Edge) => {
     const s = useEditor.getState();
@@ -129,7 +131,7 @@ export function Canvas() {
         onlyRenderVisibleElements
         minZoom={0.05}
         maxZoom={2}
-        fitView
+        fitView={fitOnOpen}
         fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ type: "deletable" }}

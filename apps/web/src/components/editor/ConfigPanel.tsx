@@ -9,12 +9,8 @@ import { NodeSettings } from "./NodeSettings";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
 import { TriggerInfo } from "./TriggerInfo";
-import type { EditorNode, Problem } from "./types";
+import { type EditorNode, shortMessage } from "./types";
 
-/** The validator names the node and field in its message; on the field itself that is noise. */
-export function shortMessage(p: Problem): string {
-  return p.message.replace(/^node "[^"]*" field "[^"]*"(?=:| at)/, "").replace(/^: /, "") || p.message;
-}
 
 export function ConfigPanel() {
   const selection = useEditor((s) => s.selection);

@@ -6,7 +6,7 @@ import { inputsOf, outputsOf } from "./doc-ops";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import type { FlowRfNode } from "./rf-adapter";
 import { useEditor } from "./store";
-import type { NodeRunStatus } from "./types";
+import { type NodeRunStatus, type Problem, shortMessage } from "./types";
 
 const statusStyle: Record<NodeRunStatus, string> = {
   pending: "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200",
@@ -18,6 +18,12 @@ const statusStyle: Record<NodeRunStatus, string> = {
 };
 
 const HANDLE_GAP = 24;
+
+/** On the node, say which field is wrong but not which node (it is this one). */
+function nodeProblem(p: Problem | undefined): string {
+  if (!p) return "";
+  return p.field ? `${p.field}: ${shortMessage(p)}` : shortMessage(p);
+}
 
 /** A flow node on the canvas: type icon, name, run status, problems and one handle per named port. */
 export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeProps<FlowRfNode>) {
@@ -63,7 +69,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
           <div data-testid="node-problems" className="flex items-start gap-1 text-[11px] leading-snug text-red-600 dark:text-red-400">
             <span aria-hidden="true">●</span>
             <span className="line-clamp-2">
-              {problems.length === 1 ? problems[0]?.message : `${problems.length} problems: ${problems[0]?.message}`}
+              {problems.length === 1 ? nodeProblem(problems[0]) : `${problems.length} problems · ${nodeProblem(problems[0])}`}
             </span>
           </div>
         ) : node.disabled ? (

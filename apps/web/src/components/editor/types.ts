@@ -62,6 +62,13 @@ export interface Problem {
   field?: string;
 }
 
+/** The validator names the node (and field) in its message; shown on that node or field it is noise. */
+export function shortMessage(p: Problem): string {
+  const field = /^node "[^"]*" field "([^"]*)"(.*)$/.exec(p.message);
+  if (field) return (field[2] ?? "").replace(/^: /, "") || p.message;
+  return p.message.replace(/^node "[^"]*"(: )?/, "") || p.message;
+}
+
 /** JSON Schema subset the form generator understands (from z.toJSONSchema(config, { io: "input" })). */
 export interface JsonSchema {
   type?: string | string[];

@@ -90,10 +90,10 @@ export function SchemaField(props: FieldProps) {
     <div data-field={path} className="space-y-1">
       {bare ? null : (
         <div className="flex items-center justify-between gap-2">
-          <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
-            {label}
-            {required ? <span className="text-red-500"> *</span> : null}
-          </label>
+          <span className="text-xs font-medium text-slate-700 dark:text-slate-300">
+            <label htmlFor={id}>{label}</label>
+            {required ? <span title="Required" className="text-red-500"> *</span> : null}
+          </span>
           {toggle}
         </div>
       )}
