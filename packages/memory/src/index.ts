@@ -1,7 +1,10 @@
 export { capChars, capUserFile, exceedsChars, MAX_RESULT_CHARS, TRUNCATION_MARKER, USER_FILE_MAX_CHARS } from "./cap";
+export { type BlendPart, createBlendedEmbedder } from "./embed/blend";
+export { createDefaultEmbedder } from "./embed/default";
 export type { Embedder } from "./embed/embedder";
 export { createHashingEmbedder, type HashingEmbedderOptions } from "./embed/hashing";
 export { createOpenAiEmbedder, type OpenAiEmbedderOptions } from "./embed/openai";
+export { createWordVectorEmbedder, type WordVectorEmbedderOptions } from "./embed/word-vectors";
 export { type Flavour, FLAVOURS, resolveFlavour } from "./flavours";
 export type { ImportOptions, ImportReport, MemoryIngest } from "./ingest/ingest";
 export { type MemoryService, type OpenMemoryOptions, openMemory } from "./open-memory";

@@ -1,4 +1,4 @@
-import { createHashingEmbedder } from "./embed/hashing";
+import { createDefaultEmbedder } from "./embed/default";
 import type { Embedder } from "./embed/embedder";
 import { createMemoryIngest, type MemoryIngest } from "./ingest/ingest";
 import { createMemoryReader, type MemoryReader, type ReaderOptions } from "./read/reader";
@@ -9,7 +9,7 @@ import type { VectorBackend } from "./store/vectors";
 export interface OpenMemoryOptions extends ReaderOptions {
   /** Path of the memory database, e.g. `<dataDir>/memory.db` (created if missing). */
   file: string;
-  /** Defaults to the local hashing embedder (no network, no model). */
+  /** Defaults to the local word-vector + hashing blend (no network, no model; see README). */
   embedder?: Embedder;
   vectorBackend?: "auto" | VectorBackend;
   log?: (line: string) => void;
@@ -27,7 +27,7 @@ export interface MemoryService {
 }
 
 export function openMemory(options: OpenMemoryOptions): MemoryService {
-  const embedder = options.embedder ?? createHashingEmbedder();
+  const embedder = options.embedder ?? createDefaultEmbedder();
   const log = options.log ?? ((line: string) => console.warn(line));
   const conn = openStore({ file: options.file, embedder, vectorBackend: options.vectorBackend, log });
   const store = createItemStore(conn.writer, conn.backend, embedder, log);

@@ -48,12 +48,14 @@ export interface ParsedFile {
 export interface ParseOptions {
   namespace: string;
   thread?: string;
+  /** Source to record instead of `file:<path>` (an uploaded file's temp path means nothing later). */
+  source?: string;
 }
 
 /** Parses one file (absolute path) into items whose `source` makes re-imports idempotent. */
 export function parseFile(path: string, type: FileType, opts: ParseOptions): ParsedFile {
   const text = readFileSync(path, "utf8");
-  const source = `file:${path}`;
+  const source = opts.source ?? `file:${path}`;
   const name = basename(path);
   if (type === "markdown") {
     const note = parseMarkdownNote(text, name);

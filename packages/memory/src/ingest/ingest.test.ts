@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { describe, expect, it } from "vitest";
 import { tempDir, tempMemory } from "../__tests__/temp-memory";
+import { createDefaultEmbedder } from "../embed/default";
 
 function indexCounts(file: string) {
   const db = new Database(file, { readonly: true });
@@ -23,7 +24,7 @@ describe("add, edit and delete", () => {
   it("adds an item with defaults and finds it", async () => {
     const m = tempMemory();
     const item = await m.ingest.add({ key: "Zanzibar trip", content: "Team offsite in Zanzibar." });
-    expect(item).toMatchObject({ namespace: "global", kind: "memory", tags: [], thread: null, embedderId: "hashing-v1@384" });
+    expect(item).toMatchObject({ namespace: "global", kind: "memory", tags: [], thread: null, embedderId: createDefaultEmbedder().id });
     expect(m.reader.get(item.id)).toEqual(item);
     expect((await m.reader.search("zanzibar", { namespace: "global", mode: "lexical" }))[0]?.item.id).toBe(item.id);
   });
@@ -98,6 +99,20 @@ describe("importPath", () => {
     expect(await m.ingest.importPath(dir)).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
     expect(m.reader.status().items).toBe(2);
     expect(m.reader.get(idA)?.content).toBe("first, edited");
+  });
+
+  it("records a given source for an uploaded file, so the same upload from another temp folder updates in place", async () => {
+    const m = tempMemory();
+    const first = join(tempDir(), "notes.md");
+    writeFileSync(first, "# Notes\nv1");
+    await m.ingest.importPath(first, { source: "upload:notes.md" });
+    const second = join(tempDir(), "notes.md");
+    writeFileSync(second, "# Notes\nv2");
+    expect(await m.ingest.importPath(second, { source: "upload:notes.md" })).toMatchObject({ added: 0, updated: 1 });
+    expect(m.reader.list().items.map((i) => [i.source, i.content])).toEqual([["upload:notes.md", "v2"]]);
+    await expect(m.ingest.importPath(tempDir(), { source: "upload:x" })).rejects.toThrow(
+      "a source name applies to a single file, not a folder",
+    );
   });
 
   it("imports a JSON transcript as one item per utterance in a thread named after the file", async () => {

@@ -11,6 +11,11 @@ export interface ImportOptions {
   namespace?: string;
   /** Thread name for a transcript file (default: the file name without extension). */
   thread?: string;
+  /**
+   * For a single file only: the source recorded on its items instead of `file:<absolute path>`, e.g.
+   * `upload:notes.md` for a browser upload, so uploading the same file again updates in place.
+   */
+  source?: string;
   onProgress?: ProgressFn;
 }
 
@@ -51,6 +56,7 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
     const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
     const stat = statSync(abs);
     const files = stat.isDirectory() ? listImportableFiles(abs) : [abs];
+    if (stat.isDirectory() && opts.source !== undefined) throw new Error("a source name applies to a single file, not a folder");
     if (!stat.isDirectory() && detectFileType(abs) === null) {
       throw new Error(`unsupported file type '${extname(abs)}' (expected ${SUPPORTED_EXTENSIONS.join(", ")})`);
     }
@@ -66,7 +72,7 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
     const parsed: ParsedFile[] = [];
     for (const file of files) {
       try {
-        parsed.push(parseFile(file, detectFileType(file)!, { namespace, thread: opts.thread }));
+        parsed.push(parseFile(file, detectFileType(file)!, { namespace, thread: opts.thread, source: opts.source }));
         report.files++;
       } catch (err) {
         // A single file is the user's explicit choice: fail loudly. In a folder, skip and report.
