@@ -21,7 +21,7 @@ import { createTriggerManager } from "./triggers/manager";
 import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
 import { createWebhookAdmission } from "./triggers/webhook/wiring";
-import { createWorker } from "./worker/worker";
+import { createWorker, type FinishRequest } from "./worker/worker";
 
 /**
  * Builds every long-lived part of the host from the database handle. Nothing listens or runs until
@@ -71,22 +71,26 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     agents: () => agents!.runner,
     onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
   });
-  const finishRun = db.sql.transaction((runId: string, finish: () => boolean) => {
-    stepStore.flushSync(runId);
-    return finish();
-  });
+  // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.
+  const finishMany = db.sql.transaction((workerId: string, batch: FinishRequest[]) =>
+    batch.map((f) => {
+      stepStore.flushSync(f.runId);
+      return queue.finish(f.runId, workerId, f.outcome);
+    }),
+  );
   const worker = createWorker({
     queue,
     execute,
     log,
-    finishTx: (runId, finish) => finishRun(runId, finish),
-    onFinished: (runId, outcome) => {
-      events.emit("run.finished", { runId, status: outcome.status });
+    finishMany: (workerId, batch) => finishMany(workerId, batch),
+    onFinished: (runId, outcome, run) => {
+      events.emit("run.finished", { runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
       responses.forget(runId);
     },
   });
 
   const triggers = createTriggerManager({ flows: o.flows, cache, registry, hooks: hooks.production, adapters: {}, log });
+  const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
   const cron = createCronScheduler({
     log,
     store: {
@@ -108,13 +112,12 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       triggers.report(b.flowId, { lastEventAt: payload.firedAt, status: "listening" });
       return id;
     },
-    isRunning: (flowId) => db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`).get(flowId) !== undefined,
+    isRunning: (flowId) => runningOf.get(flowId) !== undefined,
     onHealth: (flowId, h) => triggers.report(flowId, h),
   });
   triggers.setAdapter("cron", cron);
-  events.on("run.finished", ({ runId }: { runId: string }) => {
-    const row = db.sql.prepare(`SELECT flowId, channel FROM "Run" WHERE id = ?`).get(runId) as { flowId: string; channel: string } | undefined;
-    if (row?.channel === "cron") cron.runFinished(row.flowId);
+  events.on("run.finished", (f: { flowId: string; channel: string }) => {
+    if (f.channel === "cron") cron.runFinished(f.flowId);
   });
 
   const attachments = createAttachmentStore(config.dataDir);

@@ -105,11 +105,22 @@ function isDynamic(config: unknown): boolean {
   return known;
 }
 
+// Parsed configs of static (expression-free) node configs: flows are immutable, so parse once.
+const parsedStatic = new WeakMap<object, unknown>();
+
 async function prepareConfig(
   args: NodeRunArgs,
   config: unknown,
   scope: Record<string, unknown>,
 ): Promise<unknown> {
+  const cacheable = config !== null && typeof config === "object" && !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
+  if (cacheable && parsedStatic.has(config as object)) return parsedStatic.get(config as object);
+  const result = await parseFresh(args, config, scope);
+  if (cacheable) parsedStatic.set(config as object, result);
+  return result;
+}
+
+async function parseFresh(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
   const { dynamic, raw } = splitRawFields(config, args.def.rawFields);
   const evaluated = isDynamic(dynamic)
     ? await resolveConfig(dynamic, scope, { evaluator: args.evaluator, nodeId: args.node.id })

@@ -26,6 +26,11 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt)
      VALUES (?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?)`,
   );
+  const insertClaimed = db.prepare(
+    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt,
+       leaseOwner, leaseExpiresAt, startedAt)
+     VALUES (?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+  );
   const findKey = db.prepare(`SELECT runId FROM "IdempotencyKey" WHERE key = ? AND expiresAt > ?`);
   const putKey = db.prepare(`INSERT OR REPLACE INTO "IdempotencyKey" (key, runId, expiresAt) VALUES (?, ?, ?)`);
   const insertMany = db.transaction((batch: Pending[]): Admission[] => {
@@ -38,8 +43,14 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
         if (seen) return { id: seen.runId, duplicate: true };
         putKey.run(idem.key, p.run.id, sqlDate(t + idem.ttlMs));
       }
-      insert.run(p.run.id, p.run.flowId, p.run.flowVersion, p.run.channel, p.run.payloadJson, at, p.run.rerunOf ?? null, at);
-      return { id: p.run.id, duplicate: false };
+      const r = p.run;
+      if (r.claimFor) {
+        insertClaimed.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at, r.claimFor.workerId, sqlDate(t + r.claimFor.leaseMs), at);
+        const claimed = { id: r.id, flowId: r.flowId, flowVersion: r.flowVersion, channel: r.channel, payloadJson: r.payloadJson, attempts: 1, createdAt: at };
+        return { id: r.id, duplicate: false, claimed };
+      }
+      insert.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at);
+      return { id: r.id, duplicate: false };
     });
   });
   const flush = () => {

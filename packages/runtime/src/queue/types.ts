@@ -14,12 +14,16 @@ export interface NewRun {
   id?: string;
   /** Dedupe window: a repeated key within `ttlMs` returns the first run instead of admitting a new one. */
   idempotency?: { key: string; ttlMs: number };
+  /** Admit it already leased to this worker (it has a free slot): saves the claim round trip. */
+  claimFor?: { workerId: string; leaseMs: number };
 }
 
 export interface Admission {
   id: string;
   /** True when the idempotency key was already seen: `id` is the earlier run. */
   duplicate: boolean;
+  /** Set when admitted with `claimFor`: the run is this worker's to execute now. */
+  claimed?: ClaimedRun;
 }
 
 export interface ClaimedRun {

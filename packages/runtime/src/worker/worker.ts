@@ -4,6 +4,12 @@ import type { ClaimedRun, RunOutcome, RunQueue } from "../queue/types";
 
 export type RunExecutor = (run: ClaimedRun, signal: AbortSignal) => Promise<RunOutcome>;
 
+export interface FinishRequest {
+  runId: string;
+  outcome: RunOutcome;
+  run: ClaimedRun;
+}
+
 export interface WorkerOptions {
   queue: RunQueue;
   execute: RunExecutor;
@@ -12,9 +18,12 @@ export interface WorkerOptions {
   leaseMs?: number;
   pollMs?: number;
   perFlowLimit?: (flowId: string) => number;
-  onFinished?: (runId: string, outcome: RunOutcome) => void;
-  /** Wraps the finishing write, so buffered checkpoints commit in the same transaction as the outcome. */
-  finishTx?: (runId: string, finish: () => boolean) => boolean;
+  onFinished?: (runId: string, outcome: RunOutcome, run: ClaimedRun) => void;
+  /**
+   * Records outcomes that finished in the same tick in one transaction (with their buffered
+   * checkpoints); returns, per request, whether this worker still held the lease.
+   */
+  finishMany?: (workerId: string, batch: FinishRequest[]) => boolean[];
 }
 
 /**
@@ -27,21 +36,36 @@ export function createWorker(o: WorkerOptions) {
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 250;
   const inFlight = new Map<string, AbortController>();
+  let reserved = 0;
   let timer: NodeJS.Timeout | undefined;
+  let beatTimer: NodeJS.Timeout | undefined;
   let running = false;
   let pumping = false;
   let idle: (() => void) | undefined;
+  let finishing: FinishRequest[] = [];
+
+  const finishMany = o.finishMany ?? ((wid, batch) => batch.map((f) => o.queue.finish(f.runId, wid, f.outcome)));
+  const flushFinishes = () => {
+    const batch = finishing;
+    finishing = [];
+    let results: boolean[];
+    try {
+      results = finishMany(workerId, batch);
+    } catch (err) {
+      // Leases stay; the reaper hands these runs out again and they resume from their checkpoints.
+      o.log.error({ err, runs: batch.length }, "recording run outcomes failed");
+      results = batch.map(() => false);
+    }
+    batch.forEach((f, i) => {
+      if (results[i]) o.onFinished?.(f.runId, f.outcome, f.run);
+    });
+    if (running) void pump();
+    else if (inFlight.size === 0) idle?.();
+  };
 
   const runOne = async (run: ClaimedRun) => {
     const ac = new AbortController();
     inFlight.set(run.id, ac);
-    const beat = setInterval(() => {
-      if (!o.queue.heartbeat(run.id, workerId, leaseMs)) {
-        o.log.warn({ runId: run.id }, "lost the lease of a run; aborting it here");
-        ac.abort(new Error("lease lost"));
-      }
-      if (o.queue.isCancelRequested(run.id)) ac.abort(new Error("cancelled"));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
     let outcome: RunOutcome;
     try {
       outcome = await o.execute(run, ac.signal);
@@ -49,27 +73,29 @@ export function createWorker(o: WorkerOptions) {
       o.log.error({ err, runId: run.id }, "run executor crashed");
       outcome = { status: "failed", error: { code: "internal", message: err instanceof Error ? err.message : String(err) } };
     } finally {
-      clearInterval(beat);
       inFlight.delete(run.id);
     }
-    const finish = () => o.queue.finish(run.id, workerId, outcome);
-    let finished = false;
-    try {
-      finished = o.finishTx ? o.finishTx(run.id, finish) : finish();
-    } catch (err) {
-      // The lease stays; the reaper hands the run to a worker again and it resumes from its checkpoints.
-      o.log.error({ err, runId: run.id }, "recording a run's outcome failed");
+    finishing.push({ runId: run.id, outcome, run });
+    // Outcomes of runs ending in the same tick share one commit.
+    if (finishing.length === 1) setImmediate(flushFinishes);
+  };
+
+  // One timer renews every lease this worker holds (and notices cancellations and lost leases).
+  const heartbeat = () => {
+    for (const [runId, ac] of inFlight) {
+      if (o.queue.isCancelRequested(runId)) ac.abort(new Error("cancelled"));
+      else if (!o.queue.heartbeat(runId, workerId, leaseMs)) {
+        o.log.warn({ runId }, "lost the lease of a run; aborting it here");
+        ac.abort(new Error("lease lost"));
+      }
     }
-    if (finished) o.onFinished?.(run.id, outcome);
-    if (running) void pump();
-    else if (inFlight.size === 0) idle?.();
   };
 
   const pump = async () => {
     if (!running || pumping) return;
     pumping = true;
     try {
-      const room = concurrency - inFlight.size;
+      const room = concurrency - inFlight.size - reserved;
       if (room > 0) {
         const runs = o.queue.claim({ workerId, max: room, leaseMs, perFlowLimit: o.perFlowLimit });
         for (const run of runs) void runOne(run);
@@ -83,6 +109,7 @@ export function createWorker(o: WorkerOptions) {
 
   return {
     workerId,
+    leaseMs,
     start() {
       running = true;
       const tick = () => {
@@ -95,9 +122,24 @@ export function createWorker(o: WorkerOptions) {
       };
       tick();
       timer = setInterval(tick, pollMs);
+      beatTimer = setInterval(heartbeat, Math.max(50, Math.floor(leaseMs / 3)));
     },
     /** Wakes the worker right after an admission instead of waiting for the next poll. */
     kick: () => void pump(),
+    /** Takes a slot for a run admitted straight into this worker (skipping the claim); false when full. */
+    tryReserve(): boolean {
+      if (!running || inFlight.size + reserved >= concurrency) return false;
+      reserved++;
+      return true;
+    },
+    /** Runs a run that was admitted already leased to this worker, in the slot reserved for it. */
+    runReserved(run: ClaimedRun) {
+      reserved--;
+      void runOne(run);
+    },
+    releaseReserved() {
+      reserved--;
+    },
     abort(runId: string, reason = "cancelled"): boolean {
       const ac = inFlight.get(runId);
       ac?.abort(new Error(reason));
@@ -108,7 +150,8 @@ export function createWorker(o: WorkerOptions) {
     async stop(): Promise<void> {
       running = false;
       if (timer) clearInterval(timer);
-      if (inFlight.size === 0) return;
+      if (beatTimer) clearInterval(beatTimer);
+      if (inFlight.size === 0 && finishing.length === 0) return;
       await new Promise<void>((resolve) => {
         idle = resolve;
       });

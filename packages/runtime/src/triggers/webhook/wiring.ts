@@ -53,16 +53,30 @@ export function createWebhookAdmission(o: {
       const id = newId();
       // Registered before admission: a run that answers before the request starts waiting is not missed.
       if (sync) o.responses.expect(id);
-      const admission = await o.queue.enqueue({
-        id,
-        flowId: b.flowId,
-        flowVersion: b.flowVersion,
-        channel: "webhook",
-        payloadJson,
-        ...(idem && key ? { idempotency: { key: `${b.flowId}:${key}`, ttlMs: idem.ttlSec * 1000 } } : {}),
-      });
-      if (admission.duplicate) o.responses.forget(id);
-      else o.worker.kick();
+      // With a free slot the run is admitted already leased to this worker and starts without a claim.
+      const inline = o.worker.tryReserve();
+      let admission: Awaited<ReturnType<RunQueue["enqueue"]>>;
+      try {
+        admission = await o.queue.enqueue({
+          id,
+          flowId: b.flowId,
+          flowVersion: b.flowVersion,
+          channel: "webhook",
+          payloadJson,
+          ...(idem && key ? { idempotency: { key: `${b.flowId}:${key}`, ttlMs: idem.ttlSec * 1000 } } : {}),
+          ...(inline ? { claimFor: { workerId: o.worker.workerId, leaseMs: o.worker.leaseMs } } : {}),
+        });
+      } catch (e) {
+        if (inline) o.worker.releaseReserved();
+        o.responses.forget(id);
+        throw e;
+      }
+      if (admission.claimed) o.worker.runReserved(admission.claimed);
+      else {
+        if (inline) o.worker.releaseReserved();
+        if (admission.duplicate) o.responses.forget(id);
+        else o.worker.kick();
+      }
       o.triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
       return { runId: admission.id, duplicate: admission.duplicate };
     },
