@@ -13,13 +13,28 @@ const port = (what: string) =>
     .max(65535, "expected a port number (0-65535, 0 = any free port)");
 
 export const envSchema = z.object({
-  SWITCHYARD_DATA_DIR: z.string().min(1).default("./data").describe("Folder for the SQLite database, keys and files"),
+  SWITCHYARD_DATA_DIR: z
+    .string()
+    .min(1)
+    .default("./data")
+    .describe("Folder for the SQLite database, keys and files"),
   PORT: port("the HTTP server").default(3000).describe("HTTP port for the UI, API and webhooks"),
   HOST: z.string().min(1).default("127.0.0.1").describe("Interface to listen on (0.0.0.0 to expose)"),
   SWITCHYARD_SMTP_PORT: port("inbound SMTP").default(2525).describe("Port of the embedded SMTP server"),
-  SWITCHYARD_SMTP_HOST: z.string().min(1).default("127.0.0.1").describe("Interface of the embedded SMTP server"),
-  SWITCHYARD_SMTP_DOMAIN: z.string().min(1).default("localhost").describe("Domain of e-mail trigger addresses"),
-  SWITCHYARD_BASE_URL: z.url().optional().describe("Public URL used in webhook links (default http://HOST:PORT)"),
+  SWITCHYARD_SMTP_HOST: z
+    .string()
+    .min(1)
+    .default("127.0.0.1")
+    .describe("Interface of the embedded SMTP server"),
+  SWITCHYARD_SMTP_DOMAIN: z
+    .string()
+    .min(1)
+    .default("localhost")
+    .describe("Domain of e-mail trigger addresses"),
+  SWITCHYARD_BASE_URL: z
+    .url()
+    .optional()
+    .describe("Public URL used in webhook links (default http://HOST:PORT)"),
   SWITCHYARD_ENCRYPTION_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/=]{43,44}$/, "expected 32 bytes in base64")
@@ -30,6 +45,15 @@ export const envSchema = z.object({
     .default("info")
     .describe("Log level"),
   SWITCHYARD_WEB_DIR: z.string().optional().describe("Folder of the built web app (default apps/web)"),
+  SWITCHYARD_URL: z
+    .url({ error: "expected the server's base URL, e.g. http://127.0.0.1:3000" })
+    .optional()
+    .describe("Server the CLI talks to instead of the local data dir (same as --url)"),
+  SWITCHYARD_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("API key the CLI sends to SWITCHYARD_URL (same as --api-key)"),
 });
 
 export interface Config {
@@ -43,6 +67,8 @@ export interface Config {
   encryptionKey?: string;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   webDir?: string;
+  /** Where CLI commands send their requests when not using the local data dir. */
+  remote: { url?: string; apiKey?: string };
 }
 
 export class ConfigError extends Error {
@@ -57,7 +83,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new ConfigError(`invalid environment variable ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`);
+    throw new ConfigError(
+      `invalid environment variable ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`,
+    );
   }
   const e = parsed.data;
   const dataDir = path.resolve(cwd, e.SWITCHYARD_DATA_DIR);
@@ -73,5 +101,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     encryptionKey: e.SWITCHYARD_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
     webDir: e.SWITCHYARD_WEB_DIR ? path.resolve(cwd, e.SWITCHYARD_WEB_DIR) : undefined,
+    remote: { url: e.SWITCHYARD_URL?.replace(/\/$/, ""), apiKey: e.SWITCHYARD_API_KEY },
   };
 }

@@ -43,13 +43,13 @@ export function flowProblems(definition: FlowDefinition, registry: NodeRegistry,
   const at = (p: string) => [prefix, p].filter(Boolean).join(".");
   return validateFlow(definition, registry).map((p) => {
     let path = at(p.code === "flow_invalid" ? (p.field ?? "") : "");
-    if (p.code !== "flow_invalid" && p.nodeId !== undefined) {
-      const i = definition.nodes.findIndex((n) => n.id === p.nodeId);
-      if (i >= 0) path = at(`nodes.${i}${p.field ? `.config.${p.field}` : ""}`);
-    } else if (p.code !== "flow_invalid" && p.edgeId !== undefined) {
-      const i = definition.edges.findIndex((e, index) => edgeId(e, index) === p.edgeId);
-      if (i >= 0) path = at(`edges.${i}`);
-    }
+    // An edge problem (bad port, dangling end, cycle) names the edge to fix, even when it also names a node.
+    const edgeIndex =
+      p.edgeId === undefined ? -1 : definition.edges.findIndex((e, index) => edgeId(e, index) === p.edgeId);
+    const nodeIndex = p.nodeId === undefined ? -1 : definition.nodes.findIndex((n) => n.id === p.nodeId);
+    if (p.code !== "flow_invalid" && edgeIndex >= 0) path = at(`edges.${edgeIndex}`);
+    else if (p.code !== "flow_invalid" && nodeIndex >= 0)
+      path = at(`nodes.${nodeIndex}${p.field ? `.config.${p.field}` : ""}`);
     return {
       path,
       message: p.message,

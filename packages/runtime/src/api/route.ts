@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type { z } from "zod";
 import type { RequestAuth } from "../auth/service";
 import type { Host } from "../host";
@@ -25,7 +24,6 @@ export interface RouteContext<P, Q, B> {
   body: B;
   /** Null only on public routes. */
   auth: RequestAuth | null;
-  req: IncomingMessage;
   /** Aborted when the client goes away (long `?wait=true` requests stop waiting). */
   signal: AbortSignal;
 }

@@ -46,6 +46,26 @@ function parseWith(
   return undefined;
 }
 
+/**
+ * Params, query and body through the route's schemas, every problem collected with its path. Shared by
+ * the HTTP router and in-process calls (the CLI on a local data dir), so both refuse the same input.
+ */
+export function parseRouteInput(
+  route: Route,
+  raw: { params: Record<string, string>; query: URLSearchParams; body: unknown },
+  problems: ApiProblem[] = [],
+): { params: unknown; query: unknown; body: unknown } {
+  const params = parseWith(route.params, raw.params, "params", problems);
+  problems.push(...queryProblems(route.query, raw.query));
+  const query = parseWith(route.query, Object.fromEntries(raw.query), "query", problems);
+  const body =
+    route.body && (raw.body !== undefined || route.bodyRequired)
+      ? parseWith(route.body, raw.body, "body", problems)
+      : undefined;
+  if (problems.length) throw invalidRequest(problems);
+  return { params, query, body };
+}
+
 /** Scope for reads and writes; writes also need an account that may change things (not a viewer). */
 function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: Host): void {
   const scope = route.access === "read" ? "read" : "write";
@@ -152,17 +172,13 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
           problems.push({ path: `params.${k}`, message: "malformed percent-encoding" });
         }
       }
-      const params = parseWith(route.params, rawParams, "params", problems);
-      problems.push(...queryProblems(route.query, url.searchParams));
-      const query = parseWith(route.query, Object.fromEntries(url.searchParams), "query", problems);
       const rawBody = route.body ? await readJsonBody(req, route, maxBodyBytes) : undefined;
-      const body =
-        route.body && (rawBody !== undefined || route.bodyRequired)
-          ? parseWith(route.body, rawBody, "body", problems)
-          : undefined;
-      if (problems.length) throw invalidRequest(problems);
-
-      const reply = await route.handler({ host, params, query, body, auth, req, signal: controller.signal });
+      const input = parseRouteInput(
+        route,
+        { params: rawParams, query: url.searchParams, body: rawBody },
+        problems,
+      );
+      const reply = await route.handler({ host, ...input, auth, signal: controller.signal });
       if (!res.writableEnded && !res.destroyed) sendJson(res, reply.status, reply.body);
     } catch (e) {
       const apiError = toApiError(e);

@@ -12,11 +12,24 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
   setCurrentHost(host);
   try {
     await host.start();
-    const web = await loadWebApp({ dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port });
-    const server = createHttpServer(host, { web, hooks: host.services.webhookHandler, api: createApiHandler(host) });
+    const web = await loadWebApp({
+      dir: config.webDir ?? defaultWebDir,
+      hostname: config.host,
+      port: config.port,
+    });
+    const server = createHttpServer(host, {
+      web,
+      hooks: host.services.webhookHandler,
+      api: createApiHandler(host),
+    });
     const { port } = await listen(server, config.port, config.host);
-    log.info({ url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version }, "Switchyard is up");
-    console.log(`Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)}`);
+    log.info(
+      { url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version },
+      "Switchyard is up",
+    );
+    console.log(
+      `Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)}`,
+    );
 
     let stopping = false;
     const stop = async (signal: string) => {
