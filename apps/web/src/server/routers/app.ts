@@ -4,6 +4,7 @@ import { auditRouter } from "./audit";
 import { authRouter } from "./auth";
 import { catalogueRouter } from "./catalogue";
 import { flowRouter } from "./flow";
+import { memoryRouter } from "./memory";
 import { runRouter } from "./run";
 import { systemRouter } from "./system";
 import { userRouter } from "./user";
@@ -15,6 +16,7 @@ export const appRouter = router({
   audit: auditRouter,
   catalogue: catalogueRouter,
   flow: flowRouter,
+  memory: memoryRouter,
   run: runRouter,
   system: systemRouter,
 });
