@@ -17,7 +17,7 @@ export const exampleFlow = {
       type: "data.set",
       typeVersion: 1,
       name: "Build greeting",
-      config: { fields: [{ name: "greeting", value: "=\"Hello, \" & ($exists(item.body.name) ? item.body.name : \"world\")" }] },
+      config: { fields: [{ name: "greeting", value: "=\"Hello, \" & ($exists(item.body.name) ? item.body.name : \"world\")" }], keepOnlySet: true },
       position: { x: 260, y: 0 },
       onError: "stop",
     },
@@ -42,10 +42,12 @@ export const exampleFlow = {
 export async function seedFirstStart(repos: { flows: FlowRepo; settings: SettingsRepo }): Promise<boolean> {
   const firstStart = await repos.settings.setDefault("seed.exampleFlow", { at: new Date().toISOString() });
   if (!firstStart) return false;
-  await repos.flows.create({
+  const { id } = await repos.flows.create({
     name: "Hello webhook (example)",
     description: "POST JSON like {\"name\": \"Ada\"} to /hooks/hello and get a greeting back.",
     definition: exampleFlow,
   });
+  // Active from the start, so `curl -X POST localhost:3000/hooks/hello` answers on a fresh install.
+  await repos.flows.setActive(id, true);
   return true;
 }

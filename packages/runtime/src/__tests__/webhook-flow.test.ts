@@ -60,3 +60,20 @@ describe("webhook → flow → response", () => {
     expect((await t.host.flows.get(id))?.active).toBe(false);
   });
 });
+
+describe("first start", () => {
+  it("seeds the example flow active, so its webhook answers right away", async () => {
+    const fresh = await startTestHost({}, { seed: true });
+    try {
+      const res = await fetch(`${fresh.url}/hooks/hello`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Ada" }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ greeting: "Hello, Ada" });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
