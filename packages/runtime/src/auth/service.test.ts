@@ -91,6 +91,13 @@ describe("sign-in and sessions", () => {
     expect(await t.db.prisma.session.count()).toBe(0);
   });
 
+  it("sweeps sessions that expired without their cookie coming back when someone signs in", async () => {
+    await t.auth.setup(owner);
+    t.clock.t += sessionTtlMs + 1;
+    const fresh = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });
+    expect((await t.db.prisma.session.findMany()).map((r) => r.tokenHash)).toEqual([sha256(fresh.token)]);
+  });
+
   it("ends every other session when the password changes, keeping the one that changed it", async () => {
     const first = await t.auth.setup(owner);
     const second = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });

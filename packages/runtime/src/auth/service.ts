@@ -149,6 +149,8 @@ export function createAuthService(opts: AuthServiceOptions) {
       if (needsRehash(row.passwordHash, hashParams))
         await users.setPasswordHash(row.id, await hashPassword(password));
       await audit(host, row.id, "auth.signin.succeeded", row.id, { ip: input.ip });
+      // Expired rows are otherwise only removed when their cookie comes back; sign-in is a cheap moment to sweep.
+      await sessions.purgeExpired();
       const user = (await users.get(row.id))!;
       return { user, ...(await sessions.create(row.id)) };
     },

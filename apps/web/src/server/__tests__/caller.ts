@@ -1,7 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createHost, createLogger, type Host, parseConfig, type Role } from "@switchyard/runtime";
+import {
+  createAuthService,
+  createHost,
+  createLogger,
+  type Host,
+  parseConfig,
+  type Role,
+  scryptParams,
+} from "@switchyard/runtime";
 import { createContext } from "../auth/context";
 import { createCaller } from "../routers/app";
 
@@ -28,6 +36,8 @@ export async function testCaller(opts: { seed?: boolean } = {}) {
     createLogger("silent"),
     opts,
   );
+  // Real scrypt at a lower cost keeps the suite fast; hashing strength and timing are tested at full cost.
+  host.auth = createAuthService({ db: host.db, log: host.log, scrypt: { ...scryptParams, N: 2 ** 10 } });
   const setup = await host.auth.setup(owner);
   // The context is resolved on every call, as a real HTTP request would: role changes and sign-outs show at once.
   const withHeaders = async (headers: Record<string, string>) =>
