@@ -66,7 +66,9 @@ export function createAuthService(opts: AuthServiceOptions) {
   const byEmail = createThrottle(opts.rules?.email ?? defaultRules.email, now);
   const byIp = createThrottle(opts.rules?.ip ?? defaultRules.ip, now);
   // Unknown e-mail addresses are verified against this, so they cost as much time as a wrong password.
-  const dummyHash = hashPassword("switchyard-timing-equaliser");
+  // Made on the first sign-in (known user or not, so that one is equally slow), not at every host start.
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= hashPassword("switchyard-timing-equaliser"));
 
   const createUser = async (actorId: string | null, input: NewUser, via: string): Promise<UserView> => {
     const u = parse(newUserSchema, input);
@@ -126,8 +128,9 @@ export function createAuthService(opts: AuthServiceOptions) {
           c.retryAfterMs,
         );
       }
+      const fallback = await dummyHash();
       const row = await users.byEmail(email);
-      const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyHash));
+      const ok = await verifyPassword(password, row?.passwordHash ?? fallback);
       if (!row || !ok) {
         await audit(host, row?.id ?? null, "auth.signin.failed", row?.id ?? email, {
           email,
