@@ -11,3 +11,7 @@ export { createLogger } from "./logger";
 export type { Logger } from "./logger";
 export { exampleFlow, seedFirstStart } from "./seed";
 export { version } from "./version";
+export { llmSettingsSchema } from "./agents";
+export type { LlmSettings } from "./agents";
+export { CredentialError, credentialTypes } from "./secrets/vault";
+export type { CredentialType, Vault } from "./secrets/vault";
