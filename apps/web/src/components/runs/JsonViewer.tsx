@@ -73,7 +73,7 @@ const Entry = memo(function Entry({
 }) {
   const view = useContext(ViewContext);
   const container = typeof v === "object" && v !== null;
-  const [opened, setOpened] = useState(depth < 1);
+  const [opened, setOpened] = useState(depth < 3); // root → items → item → json
   const [shown, setShown] = useState(PAGE);
   const open = opened || view.open.has(path);
   const hit = view.hits.has(path);

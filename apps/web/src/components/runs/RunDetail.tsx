@@ -9,7 +9,7 @@ import { RunActions } from "./RunActions";
 import { type DefinitionShape, RunGraph } from "./RunGraph";
 import { StatusBadge } from "./status";
 import { StepInspector } from "./StepInspector";
-import { formatMs, nodeTraces, statusOfNode, waterfall } from "./trace-model";
+import { formatMs, inferInFlight, nodeTraces, statusOfNode, waterfall } from "./trace-model";
 import { TriggerPayload } from "./TriggerPayload";
 import { useRunLive } from "./use-run-live";
 import { Waterfall } from "./Waterfall";
@@ -25,27 +25,35 @@ export function RunDetail({ id }: { id: string }) {
   const finished = run.data ? TERMINAL.includes(run.data.status) : false;
   const refetch = run.refetch;
   const onChange = useCallback(() => void refetch(), [refetch]);
-  const { live, mode } = useRunLive(id, !!run.data && !finished, onChange);
+  const { live: streamed, mode } = useRunLive(id, !!run.data && !finished, onChange);
   useEffect(() => setPolling(mode === "polling" && !finished), [mode, finished]);
 
   const [selected, setSelected] = useState<string | null>(null);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (live.length === 0) return;
-    const t = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(t);
-  }, [live.length]);
 
-  const steps = run.data?.steps ?? [];
+  const steps = useMemo(() => run.data?.steps ?? [], [run.data?.steps]);
+  const definition = (run.data?.definition ?? {}) as DefinitionShape;
+  const runStatus = run.data?.status ?? "queued";
+  // Steps that started before the stream connected are inferred; streamed starts take precedence.
+  const live = useMemo(() => {
+    const inferred = inferInFlight(steps, definition.edges ?? [], runStatus).filter(
+      (i) => !streamed.some((l) => l.nodeId === i.nodeId),
+    );
+    return [...streamed, ...inferred];
+  }, [steps, definition.edges, runStatus, streamed]);
   const traces = useMemo(() => nodeTraces(steps, live, finished), [steps, live, finished]);
   const traceOf = useCallback((nodeId: string) => statusOfNode(traces, nodeId, finished), [traces, finished]);
   const portOf = useCallback(
     (nodeId: string) => steps.findLast((s) => s.nodeId === nodeId)?.port ?? null,
     [steps],
   );
-  const definition = (run.data?.definition ?? {}) as DefinitionShape;
   const nodesById = useMemo(() => new Map((definition.nodes ?? []).map((n) => [n.id, n])), [definition]);
   const nameOf = useCallback((nodeId: string) => nodesById.get(nodeId)?.name || nodeId, [nodesById]);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (live.length === 0) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [live.length]);
   const wf = useMemo(
     () => waterfall(steps, live, run.data?.startedAt ?? null, now),
     [steps, live, run.data?.startedAt, now],

@@ -122,7 +122,7 @@ export function StepInspector({
             <JsonViewer
               key={port}
               testId={`step-output-${port}`}
-              label={`Output · port ${port}${port === s.port ? " (taken)" : ""} · ${Array.isArray(items) ? items.length : 0} items`}
+              label={`Output · port ${port}${port === s.port ? " (taken)" : ""} · ${Array.isArray(items) && items.length === 1 ? "1 item" : `${Array.isArray(items) ? items.length : 0} items`}`}
               value={items}
             />
           ))

@@ -55,7 +55,7 @@ export function Waterfall({
                 }}
               />
             </span>
-            <span className="w-24 shrink-0 text-right tabular-nums text-slate-500">
+            <span className="w-32 shrink-0 whitespace-nowrap text-right tabular-nums text-slate-500">
               +{formatMs(b.offsetMs)} · {formatMs(b.durationMs)}
             </span>
           </button>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nodeTraces, type StepSummary, statusOfNode, waterfall } from "./trace-model";
+import { inferInFlight, nodeTraces, type StepSummary, statusOfNode, waterfall } from "./trace-model";
 
 const at = (ms: number) => new Date(Date.parse("2026-01-01T00:00:00Z") + ms).toISOString();
 const step = (p: Partial<StepSummary> & { nodeId: string; startMs: number; endMs: number }): StepSummary => ({
@@ -81,5 +81,27 @@ describe("trace model", () => {
     );
     expect(bars.at(-1)).toMatchObject({ nodeId: "next", status: "running", offsetMs: 340, durationMs: 60 });
     expect(totalMs).toBe(400);
+  });
+});
+
+describe("in-flight inference", () => {
+  const edges = [
+    { from: { node: "t" }, to: { node: "http" } },
+    { from: { node: "http" }, to: { node: "if" } },
+    { from: { node: "if", port: "true" }, to: { node: "yes" } },
+    { from: { node: "if", port: "false" }, to: { node: "no" } },
+  ];
+  it("marks a node whose inputs are all done as running while the run runs", () => {
+    expect(inferInFlight(steps.slice(0, 1), edges, "running")).toEqual([
+      { nodeId: "http", visit: 1, attempt: 1, at: at(1) },
+    ]);
+    expect(inferInFlight(steps.slice(0, 1), edges, "succeeded")).toEqual([]);
+  });
+  it("does not mark a node waiting on a retry, nor the branch its predecessor did not take", () => {
+    expect(inferInFlight(steps.slice(0, 2), edges, "running")).toEqual([]);
+    const ifStep = step({ nodeId: "if", startMs: 340, endMs: 341, port: "true" });
+    expect(inferInFlight([...steps.slice(0, 4), ifStep], edges, "running").map((l) => l.nodeId)).toEqual([
+      "yes",
+    ]);
   });
 });

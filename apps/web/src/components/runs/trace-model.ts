@@ -161,3 +161,43 @@ export function formatMs(ms: number | null | undefined): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+export interface EdgeShape {
+  from: { node: string; port?: string };
+  to: { node: string; port?: string };
+}
+
+/**
+ * Steps already running when the page connected: the store only records finished steps, so the live
+ * stream cannot replay their start. The engine starts a node as soon as every incoming edge is resolved
+ * and one carries items; a node in that state without a record of its own is in flight (or waiting for
+ * a free slot). Its start is taken as the latest end of its inputs.
+ */
+export function inferInFlight(steps: StepSummary[], edges: EdgeShape[], runStatus: string): LiveStart[] {
+  if (runStatus !== "running") return [];
+  const latest = new Map<string, StepSummary>();
+  for (const s of steps) latest.set(s.nodeId, s);
+  const resolved = (s: StepSummary | undefined) =>
+    !!s && (s.status === "succeeded" || s.status === "skipped" || (s.status === "failed" && !s.retryAt));
+  const incoming = new Map<string, EdgeShape[]>();
+  for (const e of edges) incoming.set(e.to.node, [...(incoming.get(e.to.node) ?? []), e]);
+  const out: LiveStart[] = [];
+  for (const [nodeId, ins] of incoming) {
+    if (latest.has(nodeId)) continue;
+    const sources = ins.map((e) => latest.get(e.from.node));
+    if (!sources.every(resolved)) continue;
+    const active = ins.some(
+      (e, i) =>
+        sources[i]!.status === "succeeded" && (sources[i]!.port ?? "main") === (e.from.port ?? "main"),
+    );
+    if (!active) continue;
+    const at = Math.max(...sources.map((s) => time(s!.endedAt)).filter(Number.isFinite));
+    out.push({
+      nodeId,
+      visit: 1,
+      attempt: 1,
+      at: new Date(Number.isFinite(at) ? at : Date.now()).toISOString(),
+    });
+  }
+  return out;
+}

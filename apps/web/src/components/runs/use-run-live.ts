@@ -41,6 +41,8 @@ export function useRunLive(
     let finished = false;
     const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
     setMode("sse");
+    // Whatever happened between the page's fetch and the subscription is in the store: read it once more.
+    es.addEventListener("hello", () => changed.current());
     es.addEventListener("step", (m) => {
       const e = JSON.parse((m as MessageEvent<string>).data) as StepEvent;
       const same = (l: LiveStart) => l.nodeId === e.nodeId && l.visit === e.visit && l.attempt === e.attempt;
