@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL_CEILINGS } from "@switchyard/agent";
 import type { FlowRepo, SettingsRepo } from "@switchyard/db";
 
 /** The flow a new user finds on first start: a webhook that greets whoever calls it. */
@@ -40,6 +41,8 @@ export const exampleFlow = {
 
 /** First start only: seeds the example flow once; deleting it later is respected. */
 export async function seedFirstStart(repos: { flows: FlowRepo; settings: SettingsRepo }): Promise<boolean> {
+  // spec/POLICY.md: the product never runs with an empty ceiling map (that means unrestricted).
+  await repos.settings.setDefault("policy.channelCeilings", { ...DEFAULT_CHANNEL_CEILINGS });
   const firstStart = await repos.settings.setDefault("seed.exampleFlow", { at: new Date().toISOString() });
   if (!firstStart) return false;
   const { id } = await repos.flows.create({

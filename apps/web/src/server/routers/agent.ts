@@ -1,0 +1,57 @@
+import { type AgentDefinition, DEFAULT_RETRIEVAL_ONLY_AGENTS } from "@switchyard/agent";
+import { z } from "zod";
+import { router, TRPCError, viewerProcedure } from "../trpc";
+import { CHANNELS, effectiveCeilings, previewPolicy } from "./policy-preview";
+import { readLlm } from "./settings-llm";
+
+const retrievalOnly = new Set<string>(DEFAULT_RETRIEVAL_ONLY_AGENTS);
+
+function summary(def: AgentDefinition) {
+  return {
+    id: def.id,
+    displayName: def.displayName,
+    tier: def.agentTier,
+    sandboxMode: def.sandboxMode,
+    modelHint: def.model.hint ?? null,
+    modelExact: def.model.exact ?? null,
+    tools: def.tools === "all" ? null : [...def.tools],
+    subagents: [...def.subagents],
+    maxResultChars: def.maxResultChars ?? null,
+    maxIterations: def.maxIterations,
+    iterationPolicy: def.iterationPolicy,
+    temperature: def.temperature,
+    timeoutSecs: def.timeoutSecs ?? null,
+    versionHash: def.versionHash,
+    retrievalOnly: retrievalOnly.has(def.id),
+  };
+}
+
+/** The agent definitions the runtime has loaded, read-only: they are edited as files in agents/. */
+export const agentRouter = router({
+  list: viewerProcedure.query(async ({ ctx }) => {
+    const { definitions } = ctx.host.services.agents();
+    const provider = await readLlm(ctx.host);
+    return {
+      // Only whether one is set: the URL and models are the owner's business (Settings › Models).
+      providerConfigured: provider !== null,
+      agents: [...definitions.values()].map(summary),
+    };
+  }),
+
+  /** One definition with its prompt and what it may do on every channel under the saved ceilings. */
+  get: viewerProcedure.input(z.object({ id: z.string().min(1).max(100) })).query(async ({ ctx, input }) => {
+    const { definitions } = ctx.host.services.agents();
+    const def = definitions.get(input.id);
+    if (!def) throw new TRPCError({ code: "NOT_FOUND", message: `no agent definition "${input.id}" is loaded` });
+    const { ceilings } = effectiveCeilings(await ctx.host.settings.get("policy.channelCeilings"));
+    return {
+      ...summary(def),
+      whenToUse: def.whenToUse,
+      delegateName: def.delegateName,
+      omit: { ...def.omit },
+      prompt: def.prompt,
+      providerConfigured: (await readLlm(ctx.host)) !== null,
+      policy: CHANNELS.map((channel) => previewPolicy(def, definitions, channel, ceilings)),
+    };
+  }),
+});

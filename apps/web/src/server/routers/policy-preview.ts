@@ -1,0 +1,99 @@
+import {
+  type AgentDefinition,
+  BUILTIN_TOOL_CATALOG,
+  buildSession,
+  ceilingForChannel,
+  DEFAULT_CHANNEL_CEILINGS,
+  minPermission,
+  PERMISSION_LEVELS,
+  type PolicedTool,
+  renderToolPolicyBoundary,
+} from "@switchyard/agent";
+import { z } from "zod";
+
+/** The channels a run can start from (spec/POLICY.md), in the order the settings table shows them. */
+export const CHANNELS = ["webhook", "email", "cron", "api", "manual", "subflow"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Bytes the agent prompt gives the boundary section; the preview renders it the same way. */
+export const BOUNDARY_MAX_BYTES = 2048;
+
+const level = z.enum(PERMISSION_LEVELS);
+/**
+ * The editable ceilings: every top-level channel must have a level (the product never stores an
+ * empty map, which would mean "unrestricted"); `subflow` is optional because it inherits its parent's.
+ */
+export const ceilingsInputSchema = z.strictObject({
+  webhook: level,
+  email: level,
+  cron: level,
+  api: level,
+  manual: level,
+  subflow: level.optional(),
+});
+export type CeilingsInput = z.infer<typeof ceilingsInputSchema>;
+
+export const safeDefaultCeilings = (): Record<string, string> => ({ ...DEFAULT_CHANNEL_CEILINGS });
+
+/** The stored ceilings, or the safe defaults when the setting is absent or not a map of strings. */
+export function effectiveCeilings(stored: unknown): { ceilings: Record<string, string>; stored: boolean } {
+  const parsed = z.record(z.string(), z.string()).safeParse(stored);
+  if (parsed.success) return { ceilings: parsed.data, stored: true };
+  return { ceilings: safeDefaultCeilings(), stored: false };
+}
+
+export interface PolicyPreview {
+  agentId: string;
+  channel: string;
+  allowedPermission: string;
+  riskLevel: string;
+  /** The channel's ceiling before a read_only sandbox narrowed it. */
+  channelCeiling: string;
+  narrowedBySandbox: boolean;
+  allowed: string[];
+  hidden: string[];
+  denied: string[];
+  decisions: { tool: string; action: string; reason: string }[];
+  boundary: string;
+}
+
+/**
+ * The session an agent turn would get on this channel. Mirrors the runner's own construction: the
+ * registered tools (the built-in catalogue) plus one read_only delegate per allowed sub-agent,
+ * visible = `[tools] named` + delegates, and a read_only sandbox narrowing the channel ceiling.
+ * A test compares it with the policy snapshot the real runner records in its trace.
+ */
+export function previewPolicy(
+  def: AgentDefinition,
+  definitions: ReadonlyMap<string, AgentDefinition>,
+  channel: string,
+  ceilings: Readonly<Record<string, string>>,
+): PolicyPreview {
+  const channelCeiling = ceilingForChannel(ceilings, channel);
+  const ceiling = def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
+  const delegates: PolicedTool[] = def.subagents.flatMap((id) => {
+    const child = definitions.get(id);
+    return child ? [{ name: child.delegateName, permission: "read_only" as const }] : [];
+  });
+  const single = { [channel]: ceiling };
+  const tools: PolicedTool[] = [...BUILTIN_TOOL_CATALOG, ...delegates];
+  const session =
+    def.tools === "all"
+      ? buildSession(def.id, channel, "flow", single, tools, [])
+      : def.tools.length === 0
+        ? buildSession(def.id, channel, "flow", single, delegates, [])
+        : buildSession(def.id, channel, "flow", single, tools, [...def.tools, ...delegates.map((d) => d.name)]);
+  return {
+    agentId: def.id,
+    channel,
+    allowedPermission: session.profile.allowedPermission,
+    riskLevel: session.profile.riskLevel,
+    channelCeiling,
+    narrowedBySandbox: ceiling !== channelCeiling,
+    allowed: [...session.allowedToolNames],
+    hidden: [...session.hiddenToolNames],
+    denied: [...session.blockedToolNames],
+    decisions: [...session.decisions].map(([tool, d]) => ({ tool, action: d.action, reason: d.reason })),
+    boundary: renderToolPolicyBoundary(session, BOUNDARY_MAX_BYTES),
+  };
+}
