@@ -138,3 +138,195 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   expect((await savedDefinition(id)).definition).toEqual(saved.definition);
   await shot(page, testInfo, "after-reload");
 });
+
+/** A trigger → request → b → c chain, for edit and clipboard tests. */
+function chainFlow(url = "https://example.com/items") {
+  const n = (id: string, type: string, x: number, config: Record<string, unknown> = {}) => ({ id, type, typeVersion: 1, name: id, config, position: { x, y: 200 }, onError: "stop" });
+  return {
+    nodes: [n("trigger", "trigger.manual", 0), n("request", "http.request", 320, { url }), n("b", "flow.noop", 640), n("c", "flow.noop", 960)],
+    edges: [
+      { from: { node: "trigger", port: "main" }, to: { node: "request", port: "main" } },
+      { from: { node: "request", port: "main" }, to: { node: "b", port: "main" } },
+      { from: { node: "b", port: "main" }, to: { node: "c", port: "main" } },
+    ],
+    settings,
+    notes: [],
+  };
+}
+const history = (page: Page) => page.evaluate(() => (window as unknown as { __switchyardEditor: { history(): number } }).__switchyardEditor.history());
+
+async function dragNode(page: Page, id: string, dx: number, dy: number) {
+  const box = await node(page, id).boundingBox();
+  if (!box) throw new Error(`node ${id} not visible`);
+  await page.mouse.move(box.x + 60, box.y + 14);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 60 + dx, box.y + 14 + dy, { steps: 10 });
+  await page.mouse.up();
+}
+const clearSelection = (page: Page) => page.locator(".react-flow__pane").click({ position: { x: 20, y: 20 } });
+
+test("[2] undo/redo walks back and forth through 20 mixed edits exactly", async ({ page }, testInfo) => {
+  const { id } = await createFlow("Undo me", chainFlow());
+  await openEditor(page, id);
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+  const edits: [string, () => Promise<unknown>][] = [
+    ["url", async () => { await node(page, "request").click(); await field("URL").fill("https://example.com/other"); await field("URL").blur(); }],
+    ["method", () => field("Method").selectOption({ label: "POST" })],
+    ["onError", () => field("On error").selectOption("continue")],
+    ["name", async () => { await field("Node name").fill("Fetch items"); await field("Node name").blur(); }],
+    ["move b", () => dragNode(page, "b", 40, 60)],
+    ["add after b", async () => { await node(page, "b").click(); await page.getByTestId("palette-flow.noop").click(); }],
+    ["delete it", async () => { await clearSelection(page); await node(page, "noop").click(); await page.keyboard.press("Delete"); }],
+    ["add loose", async () => { await clearSelection(page); await page.getByTestId("palette-flow.noop").click(); }],
+    ["connect", () => connectHandles(page, "c", "main", "noop")],
+    ["duplicate", async () => { await clearSelection(page); await node(page, "c").click(); await page.keyboard.press("Control+d"); }],
+    ["note", async () => { await clearSelection(page); await page.keyboard.press("n"); }],
+    ["layout", async () => { await clearSelection(page); await page.keyboard.press("l"); }],
+    ["attempts", async () => { await node(page, "request").click(); await field("Attempts").fill("3"); await field("Attempts").blur(); }],
+    ["timeout", async () => { await field("Time limit (ms)").fill("5000"); await field("Time limit (ms)").blur(); }],
+    ["disable", () => page.getByLabel("Disabled (items pass through untouched)").check()],
+    ["move trigger", async () => { await clearSelection(page); await dragNode(page, "trigger", -30, 80); }],
+    ["timezone", async () => { await clearSelection(page); await field("Time zone").fill("Europe/Berlin"); await field("Time zone").blur(); }],
+    ["concurrency", async () => { await field("Parallel nodes").fill("8"); await field("Parallel nodes").blur(); }],
+    ["rename id", async () => { await node(page, "c").click(); await field("Node id").fill("last"); await field("Node id").press("Enter"); }],
+    ["move renamed", async () => { await clearSelection(page); await dragNode(page, "last", 50, -40); }],
+  ];
+  const states = [await editorDefinition(page)];
+  for (const [what, edit] of edits) {
+    const before = await history(page);
+    await edit();
+    // Every edit is exactly one undo step.
+    await expect.poll(() => history(page), { message: `history after "${what}"` }).toBe(before + 1);
+    states.push(await editorDefinition(page));
+    expect(states.at(-1), `"${what}" changed the flow`).not.toEqual(states.at(-2));
+  }
+  await shot(page, testInfo, "after-20-edits");
+  await clearSelection(page);
+  for (let i = edits.length - 1; i >= 0; i--) {
+    await page.keyboard.press("Control+z");
+    expect(await editorDefinition(page), `undo back to before "${edits[i]?.[0]}"`).toEqual(states[i]);
+  }
+  for (let i = 1; i <= edits.length; i++) {
+    await page.keyboard.press("Control+Shift+z");
+    expect(await editorDefinition(page), `redo "${edits[i - 1]?.[0]}"`).toEqual(states[i]);
+  }
+});
+
+test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into another flow", async ({ page, context }, testInfo) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const source = await createFlow("Copy from", chainFlow("https://example.com/copied"));
+  const target = await createFlow("Paste into", { nodes: [{ id: "trigger", type: "trigger.manual", typeVersion: 1, name: "Manual", config: {}, position: { x: 0, y: 0 }, onError: "stop" }], edges: [], settings });
+  await openEditor(page, source.id);
+  await node(page, "request").click();
+  await node(page, "b").click({ modifiers: ["Control"] });
+  await node(page, "c").click({ modifiers: ["Control"] });
+  await expect(page.getByTestId("selection-panel")).toContainText("3 nodes");
+  await page.keyboard.press("Control+c");
+
+  await page.goto(`${server.url}/flows/${target.id}`);
+  await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
+  await clearSelection(page);
+  await page.keyboard.press("Control+v");
+  await expect.poll(async () => (await editorDefinition(page)).nodes.length).toBe(4);
+  for (const nid of ["request", "b", "c"]) await expect(node(page, nid)).toBeVisible();
+  const pasted = await editorDefinition(page);
+  const original = chainFlow("https://example.com/copied");
+  expect(pasted.nodes.slice(1).map((n) => [n.id, n.type, n.config])).toEqual(original.nodes.slice(1).map((n) => [n.id, n.type, n.config]));
+  expect(pasted.edges).toEqual(original.edges.slice(1));
+  // Pasting again into the same flow renames the copies and rewires their edges.
+  await page.keyboard.press("Control+v");
+  const twice = await editorDefinition(page);
+  expect(twice.nodes.map((n) => n.id)).toEqual(["trigger", "request", "b", "c", "request_2", "noop", "noop_2"]);
+  expect(twice.edges.slice(2)).toEqual([
+    { from: { node: "request_2", port: "main" }, to: { node: "noop", port: "main" } },
+    { from: { node: "noop", port: "main" }, to: { node: "noop_2", port: "main" } },
+  ]);
+  await shot(page, testInfo, "pasted-across-flows");
+});
+
+test("[4] an invalid configuration shows on the field and the node, and activation is refused with the problems", async ({ page }, testInfo) => {
+  const { id } = await createFlow("Broken URL", chainFlow());
+  await openEditor(page, id);
+  await node(page, "request").click();
+  await page.getByLabel("URL", { exact: true }).fill("not a url");
+  const onField = page.locator("[data-field='url'] [data-testid='field-problem']");
+  await expect(onField).toContainText(/invalid url/i);
+  await expect(node(page, "request").getByTestId("node-problems")).toContainText(/url: invalid url/i);
+  await expect(node(page, "request").getByTestId("flow-node")).toHaveAttribute("data-problems", "1");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("saved")).toBeVisible();
+  await shot(page, testInfo, "problem-on-field-and-node");
+
+  await page.getByLabel("Active", { exact: true }).check();
+  const notice = page.getByTestId("notice");
+  await expect(notice).toContainText("cannot activate");
+  await expect(notice).toContainText('node "request" field "url"');
+  await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
+  await shot(page, testInfo, "activation-refused");
+  await expect(trpc(server.url, "flow.setActive", { id, active: true }, "mutation")).rejects.toThrow(/BAD_REQUEST[\s\S]*cannot activate[\s\S]*field \\"url\\"/);
+  expect((await trpc<{ flow: { active: boolean } }>(server.url, "flow.get", { id })).flow.active).toBe(false);
+});
+
+test("[5] a 300-node flow opens and pans without freezing", async ({ page }, testInfo) => {
+  const nodes = [{ id: "trigger", type: "trigger.manual", typeVersion: 1, name: "Start", config: {}, position: { x: 0, y: 0 }, onError: "stop" }];
+  for (let i = 1; i < 300; i++) nodes.push({ id: `n${i}`, type: "flow.noop", typeVersion: 1, name: `Step ${i}`, config: {}, position: { x: (i % 15) * 300, y: Math.floor(i / 15) * 120 }, onError: "stop" });
+  const edges = nodes.slice(1).map((n, i) => ({ from: { node: nodes[i]!.id, port: "main" }, to: { node: n.id, port: "main" } }));
+  const { id } = await createFlow("Three hundred", { nodes, edges, settings });
+  await useSession(page, server.url);
+
+  const started = Date.now();
+  await page.goto(`${server.url}/flows/${id}`);
+  await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true", { timeout: 30_000 });
+  await expect(node(page, "trigger")).toBeVisible();
+  // Interactive = the page answers an animation frame after the canvas is up.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  const timeToInteractiveMs = Date.now() - started;
+  const rendered = await page.locator(".react-flow__node").count();
+
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __recording: boolean };
+    w.__frames = [];
+    w.__recording = true;
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      if (w.__recording) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const pane = await page.locator(".react-flow__pane").boundingBox();
+  if (!pane) throw new Error("no pane");
+  const cx = pane.x + pane.width / 2;
+  const cy = pane.y + pane.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx - 250, cy - 200, { steps: 60 });
+  await page.mouse.move(cx + 250, cy + 150, { steps: 60 });
+  await page.mouse.up();
+  const frames = await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[]; __recording: boolean };
+    w.__recording = false;
+    return w.__frames.slice(1);
+  });
+  const sorted = [...frames].sort((a, b) => a - b);
+  const pct = (p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 10) / 10;
+  const result = {
+    nodes: nodes.length,
+    edges: edges.length,
+    renderedNodes: rendered,
+    timeToInteractiveMs,
+    panFrames: frames.length,
+    frameMsP50: pct(0.5),
+    frameMsP95: pct(0.95),
+    frameMsMax: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+    frameMsMean: Math.round((frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length)) * 10) / 10,
+  };
+  console.log(`[editor-300-nodes] ${JSON.stringify(result)}`);
+  await testInfo.attach("300-node-metrics.json", { body: JSON.stringify(result, null, 2), contentType: "application/json" });
+  await shot(page, testInfo, "300-nodes-after-pan");
+  // Generous sanity bounds only: the numbers themselves go to the report.
+  expect(frames.length).toBeGreaterThan(10);
+  expect(result.frameMsMax).toBeLessThan(3000);
+  expect(timeToInteractiveMs).toBeLessThan(30_000);
+});

@@ -11,9 +11,10 @@ import {
   useReactFlow,
   type Connection as RfConnection,
 } from "@xyflow/react";
-import { type DragEvent, useCallback, useMemo, useState } from "react";
+import { type DragEvent, useCallback, useEffect, useMemo, useState } from "react";
 import "@xyflow/react/dist/style.css";
 import { DeletableEdge } from "./DeletableEdge";
+import { preloadLayout } from "./layout";
 import { addNode, type Connection, connect, explainConnection } from "./doc-ops";
 import { FlowNodeCard } from "./FlowNodeCard";
 import { toRfEdges, toRfNodes } from "./rf-adapter";
@@ -46,6 +47,10 @@ export function Canvas() {
   const dark = useDarkMode();
   // Fit once, and only a flow that has nodes: fitting an empty flow would re-centre on the first drop.
   const [fitOnOpen] = useState(() => useEditor.getState().doc.nodes.length > 0);
+  useEffect(() => {
+    const t = setTimeout(() => void preloadLayout().catch(() => undefined), 1500);
+    return () => clearTimeout(t);
+  }, []);
 
   const isValidConnection = useCallback((c: RfConnection | Edge) => {
     const s = useEditor.getState();

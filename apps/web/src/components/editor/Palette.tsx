@@ -15,7 +15,7 @@ const categoryLabel = (c: string) => (c === "ai" ? "AI" : c.charAt(0).toUpperCas
 export function Palette() {
   const catalogue = useEditor((s) => s.catalogue);
   const [query, setQuery] = useState("");
-  const { screenToFlowPosition, setCenter } = useReactFlow();
+  const { screenToFlowPosition, setCenter, getZoom } = useReactFlow();
 
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -49,7 +49,8 @@ export function Palette() {
       return r.doc;
     });
     s.select({ nodes: new Set([id]), edges: new Set(), notes: new Set() });
-    void setCenter(position.x + 120, position.y + 30, { duration: 200, zoom: undefined });
+    // Keep the zoom: setCenter would otherwise jump to the maximum.
+    void setCenter(position.x + 120, position.y + 30, { duration: 200, zoom: getZoom() });
   };
 
   const onDragStart = (e: DragEvent, entry: CatalogueEntry) => {

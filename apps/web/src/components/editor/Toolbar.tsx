@@ -39,7 +39,7 @@ export function Toolbar(p: ToolbarProps) {
   const problems = useEditor((s) => s.problems.length);
   const undo = useEditor((s) => s.undo);
   const redo = useEditor((s) => s.redo);
-  const { screenToFlowPosition } = useReactFlow();
+  const { screenToFlowPosition, fitView } = useReactFlow();
   const center = () => {
     const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
     return pane ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 }) : { x: 0, y: 0 };
@@ -76,7 +76,7 @@ export function Toolbar(p: ToolbarProps) {
         <Tool label="Redo" shortcut="Ctrl+Shift+Z" onClick={redo} disabled={!canRedo}>
           ↷
         </Tool>
-        <Tool label="Auto-layout" shortcut="L" onClick={() => void autoLayout()}>
+        <Tool label="Auto-layout" shortcut="L" onClick={() => void autoLayout().then(() => fitView({ duration: 200, padding: 0.2, maxZoom: 1 }))}>
           Layout
         </Tool>
         <Tool label="Add note" shortcut="N" onClick={() => addNote(center())}>

@@ -34,10 +34,10 @@ export async function copySelection(): Promise<void> {
   s.notify("info", `Copied ${s.selection.nodes.size + s.selection.notes.size} item(s) as JSON.`);
 }
 
-/** Pastes a fragment's JSON; returns false when the text is not a Switchyard fragment. */
-export function pasteText(text: string | null | undefined): boolean {
+/** Pastes a fragment's JSON; returns the new node ids, or null when the text is not a Switchyard fragment. */
+export function pasteText(text: string | null | undefined): string[] | null {
   const fragment = text ? parseFragment(text) : null;
-  if (!fragment) return false;
+  if (!fragment) return null;
   pasteCount += 1;
   const offset = { x: PASTE_STEP * pasteCount, y: PASTE_STEP * pasteCount };
   const s = useEditor.getState();
@@ -48,7 +48,7 @@ export function pasteText(text: string | null | undefined): boolean {
     return r.doc;
   });
   s.select({ nodes: new Set(ids.nodeIds), notes: new Set(ids.noteIds), edges: new Set() });
-  return true;
+  return ids.nodeIds;
 }
 
 export async function pasteFromClipboard(): Promise<void> {
@@ -79,6 +79,7 @@ export function selectAll(): void {
   select({ nodes: new Set(doc.nodes.map((n) => n.id)), notes: new Set(doc.notes.map((n) => n.id)), edges: new Set(doc.edges.map(edgeKey)) });
 }
 
+/** Lays the nodes out; the caller fits the view afterwards so the result is in sight. */
 export async function autoLayout(): Promise<void> {
   const s = useEditor.getState();
   if (!s.doc.nodes.length) return;

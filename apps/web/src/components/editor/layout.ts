@@ -5,13 +5,19 @@ import type { FlowDoc, XY } from "./types";
 
 const DEFAULT_SIZE = { width: 240, height: 80 };
 
+/** elk is large and only needed on demand; it is fetched while the editor sits idle after opening. */
+let elkModule: Promise<typeof import("elkjs/lib/elk.bundled.js")> | undefined;
+export function preloadLayout() {
+  elkModule ??= import("elkjs/lib/elk.bundled.js");
+  return elkModule;
+}
+
 export async function layoutPositions(
   doc: FlowDoc,
   catalogue: Catalogue,
   measured: Record<string, { width: number; height: number }>,
 ): Promise<Map<string, XY>> {
-  // Loaded on first use: elk is large and most sessions never press the button.
-  const { default: ELK } = await import("elkjs/lib/elk.bundled.js");
+  const { default: ELK } = await preloadLayout();
   const elk = new ELK();
   const ids = new Set(doc.nodes.map((n) => n.id));
   const graph = {

@@ -30,7 +30,7 @@ function typingInto(target: EventTarget | null): boolean {
 }
 
 export function useShortcuts(opts: { save(): void; showHelp(): void }) {
-  const { fitView, screenToFlowPosition } = useReactFlow();
+  const { fitView, screenToFlowPosition, getZoom } = useReactFlow();
   const { save, showHelp } = opts;
 
   useEffect(() => {
@@ -66,7 +66,7 @@ export function useShortcuts(opts: { save(): void; showHelp(): void }) {
         e.preventDefault();
         showHelp();
       } else if (!mod && !e.altKey && key === "l") {
-        void autoLayout();
+        void autoLayout().then(() => fitView({ duration: 200, padding: 0.2, maxZoom: 1 }));
       } else if (!mod && !e.altKey && key === "n") {
         const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
         addNote(pane ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 }) : { x: 0, y: 0 });
@@ -87,7 +87,11 @@ export function useShortcuts(opts: { save(): void; showHelp(): void }) {
     };
     const onPaste = (e: ClipboardEvent) => {
       if (typingInto(e.target) || typingInto(document.activeElement)) return;
-      if (pasteText(e.clipboardData?.getData("text/plain"))) e.preventDefault();
+      const ids = pasteText(e.clipboardData?.getData("text/plain"));
+      if (!ids) return;
+      e.preventDefault();
+      // Bring what was pasted into sight (it keeps its place relative to the copied layout).
+      void fitView({ nodes: ids.map((id) => ({ id })), duration: 200, maxZoom: getZoom(), padding: 0.3 });
     };
     window.addEventListener("keydown", onKey);
     document.addEventListener("copy", onCopy);
@@ -97,5 +101,5 @@ export function useShortcuts(opts: { save(): void; showHelp(): void }) {
       document.removeEventListener("copy", onCopy);
       document.removeEventListener("paste", onPaste);
     };
-  }, [save, showHelp, fitView, screenToFlowPosition]);
+  }, [save, showHelp, fitView, screenToFlowPosition, getZoom]);
 }
