@@ -14,7 +14,13 @@ import { defaultWordVectorsPath } from "../src/embed/word-vector-asset";
 import { openMemory, type SearchMode } from "../src/index";
 
 interface Data {
-  items: Array<{ id: string; kind: "memory" | "transcript" | "person" | "profile"; key: string; content: string; thread?: string }>;
+  items: Array<{
+    id: string;
+    kind: "memory" | "transcript" | "person" | "profile";
+    key: string;
+    content: string;
+    thread?: string;
+  }>;
   queries: Array<{ id: string; type: string; query: string; relevant: string[] }>;
 }
 const data = JSON.parse(
@@ -35,7 +41,13 @@ async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusi
   const memory = openMemory({ file: join(dir, "m.db"), embedder, log: () => {}, fusion: { k: fusionK } });
   try {
     await memory.ingest.addMany(
-      data.items.map((x) => ({ kind: x.kind, key: x.key, content: x.content, thread: x.thread, source: `b:${x.id}` })),
+      data.items.map((x) => ({
+        kind: x.kind,
+        key: x.key,
+        content: x.content,
+        thread: x.thread,
+        source: `b:${x.id}`,
+      })),
     );
     const idOf = new Map(memory.reader.list({ limit: 500 }).items.map((i) => [i.id, i.source!.slice(2)]));
     const out = {} as Scores;
@@ -43,8 +55,8 @@ async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusi
       const s = { recall: 0, mrr: 0, n: 0 };
       for (const q of data.queries) {
         if (which !== "all" && half.get(q.id) !== which) continue;
-        const ranked = (await memory.reader.search(q.query, { namespace: "global", mode, limit: 10 })).map((h) =>
-          idOf.get(h.item.id),
+        const ranked = (await memory.reader.search(q.query, { namespace: "global", mode, limit: 10 })).map(
+          (h) => idOf.get(h.item.id),
         );
         const rel = new Set(q.relevant);
         s.recall += ranked.slice(0, 5).filter((id) => id && rel.has(id)).length / Math.min(rel.size, 5);
@@ -62,22 +74,24 @@ async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusi
 }
 
 const fmt = (s: Scores) =>
-  (["lexical", "semantic", "balanced"] as const).map((m) => `${m} ${s[m].recall.toFixed(3)}/${s[m].mrr.toFixed(3)}`).join("  ");
+  (["lexical", "semantic", "balanced"] as const)
+    .map((m) => `${m} ${s[m].recall.toFixed(3)}/${s[m].mrr.toFixed(3)}`)
+    .join("  ");
 
 const assets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [defaultWordVectorsPath()];
 const candidates: Array<{ label: string; make: () => Embedder }> = [];
 for (const path of assets)
   for (const sifA of [1e-3, 1e-4])
     for (const unitWords of [false, true])
-    for (const share of [0.3, 0.5, 0.7, 0.85])
-      candidates.push({
-        label: `${path.split("/").pop()} sifA=${sifA}${unitWords ? " unit" : ""} word-share=${share}`,
-        make: () =>
-          createBlendedEmbedder([
-            { embedder: createWordVectorEmbedder({ path, sifA, unitWords }), weight: share },
-            { embedder: createHashingEmbedder(), weight: 1 - share },
-          ]),
-      });
+      for (const share of [0.3, 0.5, 0.7, 0.85])
+        candidates.push({
+          label: `${path.split("/").pop()} sifA=${sifA}${unitWords ? " unit" : ""} word-share=${share}`,
+          make: () =>
+            createBlendedEmbedder([
+              { embedder: createWordVectorEmbedder({ path, sifA, unitWords }), weight: share },
+              { embedder: createHashingEmbedder(), weight: 1 - share },
+            ]),
+        });
 candidates.push({ label: "hashing only", make: () => createHashingEmbedder() });
 
 let best: { label: string; make: () => Embedder; score: number } | null = null;
@@ -89,5 +103,7 @@ for (const c of candidates) {
   if (!best || score > best.score) best = { ...c, score };
 }
 console.log(`\nchosen on the tuning half: ${best!.label}`);
-for (const k of [60, 20, 100]) console.log(`held-out half, RRF k=${k}: ${fmt(await evaluate(best!.make(), "held", k))}`);
+for (const k of [60, 20, 100])
+  console.log(`held-out half, RRF k=${k}: ${fmt(await evaluate(best!.make(), "held", k))}`);
 console.log(`whole set, RRF k=60:       ${fmt(await evaluate(best!.make(), "all"))}`);
+console.log(`hashing only, held-out:    ${fmt(await evaluate(createHashingEmbedder(), "held"))}`);

@@ -184,6 +184,27 @@ describe("importPath", () => {
     expect(report.skipped).toEqual([{ path: join(dir, "bad.json"), reason: expect.stringContaining("transcript JSON") }]);
   });
 
+  it("lets other work run between batches of a long import, so progress can be read while it runs", async () => {
+    const m = tempMemory();
+    const progress: Array<[number, number]> = [];
+    let seenMidway: [number, number] | undefined;
+    // Queued before the import starts: it runs at the import's first yield, not after the import.
+    setImmediate(() => {
+      seenMidway = progress.at(-1);
+    });
+    await m.ingest.addMany(
+      Array.from({ length: 2500 }, (_, i) => ({ key: `K${i}`, content: `line ${i}` })),
+      { onProgress: (d, t) => progress.push([d, t]) },
+    );
+    expect(seenMidway).toEqual([1000, 2500]);
+    expect(progress).toEqual([
+      [0, 2500],
+      [1000, 2500],
+      [2000, 2500],
+      [2500, 2500],
+    ]);
+  });
+
   it("imports 10 000 generated notes in batches, reporting progress to the end", async () => {
     const dir = tempDir();
     for (let i = 0; i < 10_000; i++) {

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { extname, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { resolveFlavour, unknownFlavourMessage } from "../flavours";
@@ -47,6 +48,8 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
       total.pendingEmbeddings += r.pendingEmbeddings;
       total.ids.push(...r.ids);
       onProgress?.(Math.min(i + BATCH, parsed.length), parsed.length);
+      // Let the server answer other requests (e.g. progress polls) between batches of a long import.
+      if (i + BATCH < parsed.length) await yieldToLoop();
     }
     return total;
   }
