@@ -88,7 +88,8 @@ export interface ExpressionEvaluator {
 }
 
 export interface SubflowCaller {
-  call(flowId: string, items: Item[], opts: { signal: AbortSignal }): Promise<Item[]>;
+  /** `depth` is the callee's depth in the chain of calls (the caller's + 1). */
+  call(flowId: string, items: Item[], opts: { signal: AbortSignal; depth?: number }): Promise<Item[]>;
 }
 
 export interface WebhookResponder {
@@ -108,6 +109,8 @@ export interface NodeContext {
   agents?: AgentRunner;
   flows?: SubflowCaller;
   webhook?: WebhookResponder;
+  /** How deep this run is in a chain of `flow.call`s (0 for a run started by a trigger). */
+  callDepth?: number;
 }
 
 /** A node's answer: items on one named port, several ports at once, or a durable wait. */

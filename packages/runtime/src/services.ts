@@ -13,6 +13,7 @@ import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepExtras } from "./runs/step-extras";
+import { createSubflowCaller } from "./runs/subflows";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
 import { createCronScheduler } from "./triggers/cron";
 import { createSmtpIngress } from "./triggers/email";
@@ -69,6 +70,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     http,
     secrets: vault.reader,
     agents: () => agents!.runner,
+    subflows: createSubflowCaller({ flows: o.flows, queue, stepStore }),
     onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
   });
   // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.

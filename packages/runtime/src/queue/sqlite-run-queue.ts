@@ -139,6 +139,12 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     const requeued = reapRequeue.run(t).changes;
     return { requeued, abandoned };
   });
+  // Child runs of flow.call ran inside their parent: the parent resumes and calls again, so they end here.
+  const subflowOrphans = db.prepare(
+    `UPDATE "Run" SET status = 'failed', leaseOwner = NULL, leaseExpiresAt = NULL, errorCode = 'worker_lost',
+       errorMessage = 'the process running the calling flow stopped; the caller calls again when it resumes'
+     WHERE status = 'running' AND leaseOwner LIKE 'subflow:%'`,
+  );
   const orphans = db.prepare(
     `UPDATE "Run" SET status = 'queued', leaseOwner = NULL, leaseExpiresAt = NULL WHERE status = 'running'`,
   );
@@ -184,7 +190,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
       );
     },
     reap: () => reapTx.immediate(),
-    recoverOrphans: () => orphans.run().changes,
+    recoverOrphans: () => subflowOrphans.run().changes + orphans.run().changes,
     requestCancel(runId) {
       const row = statusOf.get(runId) as { status: string } | undefined;
       if (!row) return "not_found";

@@ -18,7 +18,8 @@ export interface ExecutorDeps {
   http?: HttpClient;
   secrets?: SecretsReader;
   agents?: (channel: RunChannel) => AgentRunner;
-  subflows?: (parent: ClaimedRun) => SubflowCaller;
+  /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
+  subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
   onEvent?: (event: RunProgressEvent) => void;
 }
 
@@ -39,11 +40,20 @@ function stepLogger(d: ExecutorDeps, runId: string, nodeId: string): NodeContext
   return { info: line("info"), warn: line("warn"), error: line("error") };
 }
 
+/** Where a run sits in a chain of sub-flow calls, and whose channel its agents are policed by. */
+export interface ExecContext {
+  depth: number;
+  /** Sub-flows inherit the top-level run's channel for the agent tool policy (spec/POLICY.md). */
+  policyChannel: RunChannel;
+}
+
+export type InlineExecutor = (run: ClaimedRun, signal: AbortSignal, ctx: ExecContext) => Promise<RunOutcome & { output?: Item[] }>;
+
 /** Runs one claimed run through the engine with the host's capabilities in ctx. */
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   // One evaluator for the process: its cache of compiled expressions outlives single runs.
   const expressions = createExpressionEvaluator();
-  return async (run: ClaimedRun, signal: AbortSignal): Promise<RunOutcome> => {
+  const execute: InlineExecutor = async (run, signal, exec) => {
     let compiled: Awaited<ReturnType<FlowCache["get"]>>;
     try {
       compiled = await d.flows.get(run.flowId, run.flowVersion);
@@ -52,8 +62,8 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       d.responses.deliver(run.id, finalResponse("failed", [], error, run.id));
       return { status: "failed", error };
     }
-    const agents = d.agents?.(run.channel);
-    const subflows = d.subflows?.(run);
+    const agents = d.agents?.(exec.policyChannel);
+    const subflows = d.subflows?.(run, exec, execute);
     const result = await runFlow({
       flow: compiled.flow,
       graph: compiled.graph,
@@ -72,9 +82,15 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
         ...(d.http ? { http: d.http } : {}),
         ...(d.secrets ? { secrets: d.secrets } : {}),
         ...(agents
-          ? { agents: { run: (req) => agents.run({ ...req, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }) } }
+          ? {
+              agents: {
+                run: (req) =>
+                  agents.run({ ...req, channel: exec.policyChannel, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }),
+              },
+            }
           : {}),
         ...(subflows ? { flows: subflows } : {}),
+        callDepth: exec.depth,
         ...(run.channel === "webhook"
           ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
           : {}),
@@ -87,7 +103,12 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       status: result.status,
       ...(error ? { error } : {}),
       outputJson: boundedJson(result.output).json,
+      output: result.output,
       ...(result.resumeAt ? { resumeAt: new Date(result.resumeAt) } : {}),
     };
+  };
+  return async (run, signal) => {
+    const { output: _items, ...outcome } = await execute(run, signal, { depth: 0, policyChannel: run.channel });
+    return outcome;
   };
 }
