@@ -67,18 +67,18 @@ describe("flows over /api/v1", () => {
   it("activates a webhook flow so its hook answers, and deactivation silences it", async () => {
     const { json } = await t.api("POST", "/flows", { body: exampleBody("hello-webhook.json") });
     const id = json.flow.id;
-    expect((await post("hello", { name: "Ada" })).status).toBe(404);
+    expect((await post("examples/hello", { name: "Ada" })).status).toBe(404);
 
     const activated = await t.api("POST", `/flows/${id}/activate`);
     expect(activated.status).toBe(200);
     expect(conforms("activateFlow", activated)).toMatchObject({ id, active: true, activeVersion: 1 });
-    const res = await post("hello", { name: "Ada" });
+    const res = await post("examples/hello", { name: "Ada" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ greeting: "Hello, Ada" });
 
     const deactivated = await t.api("POST", `/flows/${id}/deactivate`);
     expect(conforms("deactivateFlow", deactivated)).toMatchObject({ active: false, activeVersion: null });
-    expect((await post("hello", { name: "Ada" })).status).toBe(404);
+    expect((await post("examples/hello", { name: "Ada" })).status).toBe(404);
   });
 
   it("deletes a flow, its hook stops and the flow is gone", async () => {
@@ -90,7 +90,7 @@ describe("flows over /api/v1", () => {
     const deleted = await t.api("DELETE", `/flows/${id}`);
     expect(conforms("deleteFlow", deleted)).toEqual({ id, deleted: true });
     expect((await t.api("GET", `/flows/${id}`)).status).toBe(404);
-    expect((await post("hello", {})).status).toBe(404);
+    expect((await post("examples/hello", {})).status).toBe(404);
     expect((await t.api("DELETE", `/flows/${id}`)).json.error.code).toBe("not_found");
   });
 

@@ -113,7 +113,8 @@ export function localBackend(config: Config, log: Logger): Backend {
   let opened: Promise<Host> | undefined;
   let worker = false;
   const open = () => {
-    opened ??= createHost(config, log, { seed: false }).catch((e: unknown) => {
+    // Seeded like `start` would on a fresh data dir: runs executed here get the default policy ceilings.
+    opened ??= createHost(config, log).catch((e: unknown) => {
       if (e instanceof DataDirLockedError) {
         throw new CliError(e.message, [
           "  A running server holds the data dir; talk to it instead:",

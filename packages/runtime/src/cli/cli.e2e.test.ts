@@ -120,7 +120,7 @@ describe("switchyard CLI end to end", () => {
       "content-type: application/json",
       "-d",
       '{"name":"Ada"}',
-      `${url}/hooks/hello`,
+      `${url}/hooks/examples/hello`,
     ]);
     expect(JSON.parse(reply)).toEqual({ greeting: "Hello, Ada" });
 
