@@ -42,7 +42,8 @@ export const agentRouter = router({
   get: viewerProcedure.input(z.object({ id: z.string().min(1).max(100) })).query(async ({ ctx, input }) => {
     const { definitions } = ctx.host.services.agents();
     const def = definitions.get(input.id);
-    if (!def) throw new TRPCError({ code: "NOT_FOUND", message: `no agent definition "${input.id}" is loaded` });
+    if (!def)
+      throw new TRPCError({ code: "NOT_FOUND", message: `no agent definition "${input.id}" is loaded` });
     const { ceilings } = effectiveCeilings(await ctx.host.settings.get("policy.channelCeilings"));
     return {
       ...summary(def),

@@ -53,7 +53,14 @@ const badData = (message: string, issues: { path: (string | number)[]; message: 
   new TRPCError({
     code: "BAD_REQUEST",
     message,
-    cause: new z.ZodError(issues.map((i) => ({ code: "custom" as const, path: ["data", ...i.path], message: i.message, input: undefined }))),
+    cause: new z.ZodRealError(
+      issues.map((i) => ({
+        code: "custom" as const,
+        path: ["data", ...i.path],
+        message: i.message,
+        input: undefined,
+      })),
+    ),
   });
 
 /**
@@ -102,24 +109,33 @@ export const credentialRouter = router({
       }
       const existing = await ctx.host.services.vault.list();
       if (existing.some((c) => c.name === input.name))
-        throw new TRPCError({ code: "CONFLICT", message: `a credential named "${input.name}" already exists` });
-      const { id } = await ctx.host.services.vault.create({ name: input.name, type: input.type, data: input.data });
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: `a credential named "${input.name}" already exists`,
+        });
+      const { id } = await ctx.host.services.vault.create({
+        name: input.name,
+        type: input.type,
+        data: input.data,
+      });
       await audit(ctx.host, ctx.user.id, "credential.created", id, { name: input.name, type: input.type });
       return { id, name: input.name, type: input.type };
     }),
 
-  delete: ownerProcedure.input(z.object({ id: z.string().min(1).max(100) })).mutation(async ({ ctx, input }) => {
-    const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);
-    if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "credential not found" });
-    // The agent runtime decrypts the provider's key on every reload: deleting it would break agents.
-    const llm = llmSettingsSchema.safeParse(await ctx.host.settings.get("llm.provider"));
-    if (llm.success && llm.data.credentialId === input.id)
-      throw new TRPCError({
-        code: "CONFLICT",
-        message: `"${row.name}" is the LLM provider's key in Settings › Models; choose another credential there first`,
-      });
-    await ctx.host.services.vault.delete(input.id);
-    await audit(ctx.host, ctx.user.id, "credential.deleted", input.id, { name: row.name, type: row.type });
-    return { id: input.id };
-  }),
+  delete: ownerProcedure
+    .input(z.object({ id: z.string().min(1).max(100) }))
+    .mutation(async ({ ctx, input }) => {
+      const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);
+      if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "credential not found" });
+      // The agent runtime decrypts the provider's key on every reload: deleting it would break agents.
+      const llm = llmSettingsSchema.safeParse(await ctx.host.settings.get("llm.provider"));
+      if (llm.success && llm.data.credentialId === input.id)
+        throw new TRPCError({
+          code: "CONFLICT",
+          message: `"${row.name}" is the LLM provider's key in Settings › Models; choose another credential there first`,
+        });
+      await ctx.host.services.vault.delete(input.id);
+      await audit(ctx.host, ctx.user.id, "credential.deleted", input.id, { name: row.name, type: row.type });
+      return { id: input.id };
+    }),
 });

@@ -70,7 +70,8 @@ export function previewPolicy(
   ceilings: Readonly<Record<string, string>>,
 ): PolicyPreview {
   const channelCeiling = ceilingForChannel(ceilings, channel);
-  const ceiling = def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
+  const ceiling =
+    def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
   const delegates: PolicedTool[] = def.subagents.flatMap((id) => {
     const child = definitions.get(id);
     return child ? [{ name: child.delegateName, permission: "read_only" as const }] : [];
@@ -82,7 +83,10 @@ export function previewPolicy(
       ? buildSession(def.id, channel, "flow", single, tools, [])
       : def.tools.length === 0
         ? buildSession(def.id, channel, "flow", single, delegates, [])
-        : buildSession(def.id, channel, "flow", single, tools, [...def.tools, ...delegates.map((d) => d.name)]);
+        : buildSession(def.id, channel, "flow", single, tools, [
+            ...def.tools,
+            ...delegates.map((d) => d.name),
+          ]);
   return {
     agentId: def.id,
     channel,

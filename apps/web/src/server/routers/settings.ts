@@ -60,7 +60,10 @@ const llmRouter = router({
       models: cleanModels(input.models),
     };
     await saveAndReload(ctx.host, "llm.provider", value);
-    await audit(ctx.host, ctx.user.id, "settings.llm.updated", null, { baseUrl: value.baseUrl, models: value.models });
+    await audit(ctx.host, ctx.user.id, "settings.llm.updated", null, {
+      baseUrl: value.baseUrl,
+      models: value.models,
+    });
     return { provider: value };
   }),
 
@@ -71,13 +74,21 @@ const llmRouter = router({
     return { provider: null };
   }),
 
-  test: ownerProcedure.input(testConnectionInputSchema).mutation(({ ctx, input }) => testConnection(ctx.host, input)),
+  test: ownerProcedure
+    .input(testConnectionInputSchema)
+    .mutation(({ ctx, input }) => testConnection(ctx.host, input)),
 });
 
 const policyRouter = router({
   get: ownerProcedure.query(async ({ ctx }) => {
     const { ceilings, stored } = effectiveCeilings(await ctx.host.settings.get("policy.channelCeilings"));
-    return { ceilings, stored, defaults: safeDefaultCeilings(), channels: CHANNELS, levels: PERMISSION_LEVELS };
+    return {
+      ceilings,
+      stored,
+      defaults: safeDefaultCeilings(),
+      channels: CHANNELS,
+      levels: PERMISSION_LEVELS,
+    };
   }),
 
   set: ownerProcedure.input(z.object({ ceilings: ceilingsInputSchema })).mutation(async ({ ctx, input }) => {
@@ -96,11 +107,21 @@ const policyRouter = router({
 
   /** What an agent would be allowed on a channel under these (possibly unsaved) ceilings. */
   preview: ownerProcedure
-    .input(z.object({ agentId: z.string().min(1).max(100), channel: z.enum(CHANNELS), ceilings: ceilingsInputSchema }))
+    .input(
+      z.object({
+        agentId: z.string().min(1).max(100),
+        channel: z.enum(CHANNELS),
+        ceilings: ceilingsInputSchema,
+      }),
+    )
     .query(({ ctx, input }) => {
       const { definitions } = ctx.host.services.agents();
       const def = definitions.get(input.agentId);
-      if (!def) throw new TRPCError({ code: "NOT_FOUND", message: `no agent definition "${input.agentId}" is loaded` });
+      if (!def)
+        throw new TRPCError({
+          code: "NOT_FOUND",
+          message: `no agent definition "${input.agentId}" is loaded`,
+        });
       const ceilings = Object.fromEntries(Object.entries(input.ceilings).filter(([, v]) => v !== undefined));
       return { ...previewPolicy(def, definitions, input.channel, ceilings), maxBytes: BOUNDARY_MAX_BYTES };
     }),
