@@ -9,7 +9,15 @@ import { RunActions } from "./RunActions";
 import { type DefinitionShape, RunGraph } from "./RunGraph";
 import { StatusBadge } from "./status";
 import { StepInspector } from "./StepInspector";
-import { formatMs, inferInFlight, nodeTraces, statusOfNode, waterfall } from "./trace-model";
+import {
+  formatMs,
+  inferInFlight,
+  isStoredStep,
+  mergeLiveSteps,
+  nodeTraces,
+  statusOfNode,
+  waterfall,
+} from "./trace-model";
 import { TriggerPayload } from "./TriggerPayload";
 import { useRunLive } from "./use-run-live";
 import { Waterfall } from "./Waterfall";
@@ -25,21 +33,28 @@ export function RunDetail({ id }: { id: string }) {
   const finished = run.data ? TERMINAL.includes(run.data.status) : false;
   const refetch = run.refetch;
   const onChange = useCallback(() => void refetch(), [refetch]);
-  const { live: streamed, mode } = useRunLive(id, !!run.data && !finished, onChange);
+  const { live: streamed, finished: streamedSteps, mode } = useRunLive(id, !!run.data && !finished, onChange);
   useEffect(() => setPolling(mode === "polling" && !finished), [mode, finished]);
 
   const [selected, setSelected] = useState<string | null>(null);
 
-  const steps = useMemo(() => run.data?.steps ?? [], [run.data?.steps]);
+  // Streamed steps fill in what the store has not written yet (it buffers pure steps during a run).
+  const steps = useMemo(
+    () => mergeLiveSteps(run.data?.steps ?? [], finished ? [] : streamedSteps),
+    [run.data?.steps, streamedSteps, finished],
+  );
   const definition = (run.data?.definition ?? {}) as DefinitionShape;
   const runStatus = run.data?.status ?? "queued";
   // Steps that started before the stream connected are inferred; streamed starts take precedence.
   const live = useMemo(() => {
-    const inferred = inferInFlight(steps, definition.edges ?? [], runStatus).filter(
-      (i) => !streamed.some((l) => l.nodeId === i.nodeId),
-    );
+    const inferred = inferInFlight(
+      steps,
+      definition.edges ?? [],
+      runStatus,
+      run.data?.startedAt ?? null,
+    ).filter((i) => !streamed.some((l) => l.nodeId === i.nodeId));
     return [...streamed, ...inferred];
-  }, [steps, definition.edges, runStatus, streamed]);
+  }, [steps, definition.edges, runStatus, streamed, run.data?.startedAt]);
   const traces = useMemo(() => nodeTraces(steps, live, finished), [steps, live, finished]);
   const traceOf = useCallback((nodeId: string) => statusOfNode(traces, nodeId, finished), [traces, finished]);
   const portOf = useCallback(
@@ -122,7 +137,10 @@ export function RunDetail({ id }: { id: string }) {
             traceOf={traceOf}
             portOf={portOf}
             selectedNodeId={selectedStep?.nodeId ?? null}
-            onSelectNode={(nodeId) => setSelected(traces.get(nodeId)?.lastStepId ?? null)}
+            onSelectNode={(nodeId) => {
+              const last = traces.get(nodeId)?.lastStepId;
+              setSelected(last && isStoredStep(last) ? last : null);
+            }}
           />
         ) : (
           <ErrorBox message={`Version ${r.flowVersion} of this flow is no longer stored.`} />

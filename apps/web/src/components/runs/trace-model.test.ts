@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { inferInFlight, nodeTraces, type StepSummary, statusOfNode, waterfall } from "./trace-model";
+import {
+  inferInFlight,
+  isStoredStep,
+  mergeLiveSteps,
+  nodeTraces,
+  type StepSummary,
+  statusOfNode,
+  waterfall,
+} from "./trace-model";
 
 const at = (ms: number) => new Date(Date.parse("2026-01-01T00:00:00Z") + ms).toISOString();
 const step = (p: Partial<StepSummary> & { nodeId: string; startMs: number; endMs: number }): StepSummary => ({
@@ -103,5 +111,57 @@ describe("in-flight inference", () => {
     expect(inferInFlight([...steps.slice(0, 4), ifStep], edges, "running").map((l) => l.nodeId)).toEqual([
       "yes",
     ]);
+  });
+});
+
+describe("live steps", () => {
+  it("treats a running run's trigger as done before its checkpoint is stored", () => {
+    const edges = [{ from: { node: "t" }, to: { node: "http" } }];
+    expect(inferInFlight([], edges, "running", at(0))).toEqual([
+      { nodeId: "http", visit: 1, attempt: 1, at: at(0) },
+    ]);
+  });
+
+  it("adds streamed steps the store has not written, once", () => {
+    const streamed = [
+      {
+        nodeId: "t",
+        visit: 1,
+        attempt: 1,
+        status: "succeeded",
+        port: "main",
+        reason: null,
+        errorCode: null,
+        errorMessage: null,
+        retryAt: null,
+        startedAt: at(0),
+        endedAt: at(1),
+      },
+      {
+        nodeId: "x",
+        visit: 1,
+        attempt: 1,
+        status: "failed",
+        port: null,
+        reason: null,
+        errorCode: "http_failed",
+        errorMessage: "HTTP 500",
+        retryAt: at(900),
+        startedAt: at(2),
+        endedAt: at(5),
+      },
+    ];
+    const merged = mergeLiveSteps(steps.slice(0, 1), streamed);
+    expect(merged.map((s) => [s.nodeId, s.status, isStoredStep(s.id)])).toEqual([
+      ["t", "succeeded", true],
+      ["x", "failed", false],
+    ]);
+    expect(nodeTraces(merged, [], false).get("x")).toMatchObject({
+      status: "retrying",
+      errorMessage: "HTTP 500",
+    });
+    expect(
+      waterfall(merged, [], at(0), Date.parse(at(10))).bars.find((b) => b.nodeId === "x")?.stepRowId,
+    ).toBeUndefined();
   });
 });

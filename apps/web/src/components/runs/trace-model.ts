@@ -127,7 +127,7 @@ export function waterfall(
     const end = Number.isFinite(time(s.endedAt)) ? time(s.endedAt) : start + (s.durationMs ?? 0);
     return {
       key: s.id,
-      stepRowId: s.id,
+      stepRowId: isStoredStep(s.id) ? s.id : undefined,
       nodeId: s.nodeId,
       visit: s.visit,
       attempt: s.attempt,
@@ -173,17 +173,35 @@ export interface EdgeShape {
  * and one carries items; a node in that state without a record of its own is in flight (or waiting for
  * a free slot). Its start is taken as the latest end of its inputs.
  */
-export function inferInFlight(steps: StepSummary[], edges: EdgeShape[], runStatus: string): LiveStart[] {
+export function inferInFlight(
+  steps: StepSummary[],
+  edges: EdgeShape[],
+  runStatus: string,
+  runStart: string | Date | null = null,
+): LiveStart[] {
   if (runStatus !== "running") return [];
   const latest = new Map<string, StepSummary>();
   for (const s of steps) latest.set(s.nodeId, s);
-  const resolved = (s: StepSummary | undefined) =>
-    !!s && (s.status === "succeeded" || s.status === "skipped" || (s.status === "failed" && !s.retryAt));
   const incoming = new Map<string, EdgeShape[]>();
   for (const e of edges) incoming.set(e.to.node, [...(incoming.get(e.to.node) ?? []), e]);
+  // A running run's trigger is done even when its (buffered) checkpoint is not stored yet.
+  for (const e of edges) {
+    const root = e.from.node;
+    if (!incoming.has(root) && !latest.has(root)) {
+      latest.set(root, {
+        ...emptyStep(root),
+        status: "succeeded",
+        port: "main",
+        startedAt: runStart,
+        endedAt: runStart,
+      });
+    }
+  }
+  const resolved = (s: StepSummary | undefined) =>
+    !!s && (s.status === "succeeded" || s.status === "skipped" || (s.status === "failed" && !s.retryAt));
   const out: LiveStart[] = [];
   for (const [nodeId, ins] of incoming) {
-    if (latest.has(nodeId)) continue;
+    if (steps.some((s) => s.nodeId === nodeId)) continue;
     const sources = ins.map((e) => latest.get(e.from.node));
     if (!sources.every(resolved)) continue;
     const active = ins.some(
@@ -201,3 +219,55 @@ export function inferInFlight(steps: StepSummary[], edges: EdgeShape[], runStatu
   }
   return out;
 }
+
+function emptyStep(nodeId: string): StepSummary {
+  return {
+    id: `inferred:${nodeId}`,
+    stepId: `${nodeId}#1`,
+    nodeId,
+    visit: 1,
+    attempt: 1,
+    status: "pending",
+    port: null,
+    reason: null,
+    errorCode: null,
+    errorMessage: null,
+    retryAt: null,
+    startedAt: null,
+    endedAt: null,
+    durationMs: null,
+  };
+}
+
+/** A step the live stream reported finished, as a summary (no row id yet: the store may still buffer it). */
+export interface LiveFinished {
+  nodeId: string;
+  visit: number;
+  attempt: number;
+  status: string;
+  port: string | null;
+  reason: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  retryAt: string | null;
+  startedAt: string;
+  endedAt: string;
+}
+
+/** Stored steps plus streamed ones the store has not written yet, in time order after the stored ones. */
+export function mergeLiveSteps(stored: StepSummary[], streamed: LiveFinished[]): StepSummary[] {
+  const have = new Set(stored.map((s) => `${s.nodeId}#${s.visit}#${s.attempt}#${s.status}`));
+  const extra = streamed
+    .filter((l) => !have.has(`${l.nodeId}#${l.visit}#${l.attempt}#${l.status}`))
+    .sort((a, b) => time(a.endedAt) - time(b.endedAt))
+    .map((l) => ({
+      ...l,
+      id: `live:${l.nodeId}#${l.visit}#${l.attempt}`,
+      stepId: `${l.nodeId}#${l.visit}`,
+      durationMs: Math.max(0, time(l.endedAt) - time(l.startedAt)),
+    }));
+  return extra.length ? [...stored, ...extra] : stored;
+}
+
+/** Row ids of steps that exist in the store (only those can be opened in the inspector). */
+export const isStoredStep = (id: string) => !id.startsWith("live:");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { liveSteps } from "@/app/api/runs/live-steps";
 import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -82,6 +83,7 @@ export const runRouter = router({
         .optional(),
     )
     .query(async ({ ctx, input }) => {
+      liveSteps(ctx.host.services.events); // from the first look at runs on, the live view knows steps in flight
       try {
         return await ctx.host.runs.list(input ?? {});
       } catch (e) {
@@ -97,6 +99,7 @@ export const runRouter = router({
 
   /** The trace: run, step summaries (every attempt), trigger payload and the flow version that ran. */
   get: viewerProcedure.input(runId).query(async ({ ctx, input }) => {
+    liveSteps(ctx.host.services.events);
     const run = await ctx.host.runs.trace(input.id);
     if (!run) notFound(`run ${input.id}`);
     const version = await ctx.host.flows.getVersion(run.flowId, run.flowVersion);

@@ -1,6 +1,7 @@
 import type { RunProgressEvent } from "@switchyard/engine";
 import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
+import { liveSteps, slimStep } from "../../live-steps";
 
 export const dynamic = "force-dynamic";
 
@@ -10,27 +11,17 @@ const HEARTBEAT_MS = 15_000;
 const problem = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
 
-/** What the page needs from a progress event: which step moved. Payloads stay out of the stream. */
+/** What the page needs from a progress event: which step moved and how. Payloads stay out of the stream. */
 function slim(e: RunProgressEvent) {
   if (e.type === "step.started")
     return { type: e.type, nodeId: e.nodeId, visit: e.visit, attempt: e.attempt, at: e.at };
-  if (e.type === "step.finished") {
-    const s = e.step;
-    return {
-      type: e.type,
-      nodeId: s.nodeId,
-      visit: s.visit,
-      attempt: s.attempt,
-      status: s.status,
-      at: s.endedAt,
-    };
-  }
+  if (e.type === "step.finished") return { type: e.type, step: slimStep(e) };
   return { type: e.type, status: e.result.status };
 }
 
 /**
- * Live progress of one run as Server-Sent Events: `step` events while it runs, then `finished` and
- * the stream ends. Authenticated like tRPC (session cookie or API key with the read scope).
+ * Live progress of one run as Server-Sent Events: a `snapshot` of the steps in flight (and finished ones
+ * the store may still buffer), `step` events while it runs, then `finished` and the stream ends. Authenticated like tRPC (session cookie or API key with the read scope).
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const host = requireHost();
@@ -43,6 +34,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   if (!run) return problem(404, "not_found", `run ${id} not found`);
 
   const events = host.services.events;
+  const tracker = liveSteps(events);
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -78,6 +70,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       events.on("run.finished", onFinished);
       req.signal.addEventListener("abort", close, { once: true });
       send("hello", { runId: id, status: run.status });
+      send("snapshot", tracker.snapshot(id));
       // Read the status again now that we listen: a run that finished in between must not leave us waiting.
       void host.runs.trace(id).then((now) => {
         if (now && TERMINAL.includes(now.status)) {
