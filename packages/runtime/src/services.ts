@@ -178,6 +178,15 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");
       worker.start();
       retention.start();
+      if (memory.pendingEmbeddings > 0) {
+        // A new embedder (or an interrupted import) left items without vectors: index them in the background.
+        log.info({ pending: memory.pendingEmbeddings }, "re-embedding memory items in the background");
+        void memory.ingest
+          .reembed((done, total) => {
+            if (done === total || done % 5000 === 0) log.info({ done, total }, "memory re-embedding progress");
+          })
+          .catch((err: unknown) => log.error({ err }, "memory re-embedding failed; items stay searchable lexically"));
+      }
       const { port } = await smtp.start();
       smtpPort = port;
       log.info({ port, domain: config.smtp.domain }, "inbound SMTP listening");
