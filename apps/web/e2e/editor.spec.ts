@@ -330,3 +330,82 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
   expect(result.frameMsMax).toBeLessThan(3000);
   expect(timeToInteractiveMs).toBeLessThan(30_000);
 });
+
+test("unsaved changes are flagged and guarded; history restores a version as a new one", async ({ page }, testInfo) => {
+  const { id } = await createFlow("Versions", chainFlow());
+  await openEditor(page, id);
+  await expect(page.getByTestId("saved")).toBeVisible();
+  await node(page, "b").click();
+  await page.getByLabel("Node name", { exact: true }).fill("Renamed b");
+  await expect(page.getByTestId("unsaved")).toBeVisible();
+
+  // In-app navigation asks first; dismissing keeps the editor open.
+  page.once("dialog", (d) => void d.dismiss());
+  await page.getByRole("link", { name: "All flows" }).click();
+  await expect(page).toHaveURL(new RegExp(`/flows/${id}$`));
+  await page.keyboard.press("Control+s");
+  await expect(page.getByTestId("saved")).toBeVisible();
+  expect((await savedDefinition(id)).version).toBe(2);
+
+  await page.getByRole("button", { name: "Version history" }).click();
+  await expect(page.getByTestId("version-list")).toContainText("Version 2");
+  await shot(page, testInfo, "version-history");
+  await page.getByRole("button", { name: "Restore v1" }).click();
+  await expect(page.getByTestId("notice")).toContainText("Restored version 1 as version 3");
+  const restored = await savedDefinition(id);
+  expect(restored.version).toBe(3);
+  expect(restored.definition).toEqual(chainFlow());
+  expect(await editorDefinition(page)).toEqual(chainFlow());
+  await expect(node(page, "b").getByTestId("node-name")).toHaveText("b");
+});
+
+test("trigger panels show the webhook URLs, the e-mail address and the next cron times", async ({ page }, testInfo) => {
+  const trigger = (type: string, config: Record<string, unknown>) => ({
+    nodes: [{ id: "t", type, typeVersion: 1, name: type, config, position: { x: 0, y: 0 }, onError: "stop" }],
+    edges: [],
+    settings,
+  });
+  const info = await trpc<{ baseUrl: string; smtp: { domain: string } }>(server.url, "system.info");
+  const mail = await createFlow("Mail", trigger("trigger.email", { localPart: "invoices" }));
+  await openEditor(page, mail.id);
+  await node(page, "t").click();
+  await expect(page.getByTestId("url-address")).toHaveText(`invoices@${info.smtp.domain}`);
+
+  const cron = await createFlow("Cron", trigger("trigger.cron", { expression: "0 9 * * 1-5", timezone: "Europe/Berlin" }));
+  await openEditor(page, cron.id);
+  await node(page, "t").click();
+  await expect(page.getByTestId("cron-description")).toContainText("09:00");
+  await expect(page.getByTestId("cron-next").locator("li")).toHaveCount(5);
+  await page.getByLabel("Expression", { exact: true }).fill("61 * * * *");
+  await expect(page.getByLabel("Schedule")).toContainText(/61|minute/i);
+  await shot(page, testInfo, "cron-preview");
+
+  const hook = await createFlow("Hook", trigger("trigger.webhook", { path: "orders/new" }));
+  await openEditor(page, hook.id);
+  await node(page, "t").click();
+  await expect(page.getByTestId("url-production-url")).toHaveText(`${info.baseUrl.replace(/\/$/, "")}/hooks/orders/new`);
+  await expect(page.getByTestId("url-test-url")).toHaveText(`${info.baseUrl.replace(/\/$/, "")}/hooks-test/orders/new`);
+});
+
+test("runs the flow from the editor and shows each node's status", async ({ page }, testInfo) => {
+  const def = chainFlow();
+  // A flow that needs no network: trigger → two no-ops.
+  const flow = { ...def, nodes: [def.nodes[0], def.nodes[2], def.nodes[3]], edges: [{ from: { node: "trigger", port: "main" }, to: { node: "b", port: "main" } }, def.edges[2]] };
+  const { id } = await createFlow("Run me", flow);
+  await openEditor(page, id);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
+  for (const nid of ["trigger", "b", "c"]) await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded");
+  await shot(page, testInfo, "run-statuses");
+});
+
+test("dark theme renders the editor", async ({ page }, testInfo) => {
+  const { id } = await createFlow("Dark", chainFlow());
+  await page.addInitScript(() => localStorage.setItem("theme", "dark"));
+  await openEditor(page, id);
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expect(page.locator(".react-flow")).toHaveClass(/dark/);
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+  await shot(page, testInfo, "dark-editor-with-help");
+});

@@ -4,13 +4,25 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/trpc/client";
 import { useEditor } from "./store";
+import type { NodeRunStatus } from "./types";
 
 const POLL_MS = 500;
 const FINISHED = new Set(["succeeded", "failed", "cancelled", "timed_out"]);
+const STEP_STATUS: Record<string, NodeRunStatus> = {
+  queued: "pending",
+  pending: "pending",
+  running: "running",
+  waiting: "waiting",
+  succeeded: "succeeded",
+  failed: "failed",
+  skipped: "skipped",
+  cancelled: "failed",
+  timed_out: "failed",
+};
 
 /**
  * "Run" in the editor: saves unsaved work first (a run executes a saved version), starts a manual run
- * with the trigger's sample payload and follows it until it finishes.
+ * with the trigger's sample payload and follows it (run.get every 500 ms), showing each node's status.
  */
 export function useRunner(flowId: string, dirty: boolean, save: () => Promise<unknown>) {
   const trpc = useTRPC();
@@ -26,11 +38,16 @@ export function useRunner(flowId: string, dirty: boolean, save: () => Promise<un
     let stopped = false;
     const poll = async () => {
       try {
-        const page = await queryClient.fetchQuery({ ...trpc.run.list.queryOptions({ flowId, limit: 20 }), staleTime: 0 });
-        const run = page.runs.find((r) => r.id === runId);
+        const run = await queryClient.fetchQuery({ ...trpc.run.get.queryOptions({ id: runId }), staleTime: 0 });
         if (stopped) return;
-        if (run && FINISHED.has(run.status)) {
-          useEditor.getState().notify(run.status === "succeeded" ? "info" : "error", `Run ${run.status.replace("_", " ")}${run.errorMessage ? `: ${run.errorMessage}` : "."}`);
+        // Each node shows its latest step (attempts and loop visits come in checkpoint order).
+        const status: Record<string, NodeRunStatus> = {};
+        for (const step of run.steps) status[step.nodeId] = STEP_STATUS[step.status] ?? "running";
+        useEditor.getState().setNodeStatus(status);
+        if (FINISHED.has(run.status)) {
+          const failed = run.steps.find((st) => st.status === "failed");
+          const why = failed ? `: ${failed.nodeId}: ${failed.errorMessage ?? failed.errorCode ?? "failed"}` : ".";
+          useEditor.getState().notify(run.status === "succeeded" ? "info" : "error", `Run ${run.status.replace("_", " ")}${why}`);
           setRunId(null);
           return;
         }
@@ -51,6 +68,7 @@ export function useRunner(flowId: string, dirty: boolean, save: () => Promise<un
     const s = useEditor.getState();
     const trigger = s.doc.nodes.find((n) => s.catalogue.get(n.type)?.kind === "trigger");
     const sample = trigger?.config.samplePayload;
+    s.setNodeStatus({});
     try {
       const started = await start.mutateAsync({ id: flowId, payload: sample && typeof sample === "object" ? sample : {} });
       s.notify("info", `Run ${started.runId} started.`);
