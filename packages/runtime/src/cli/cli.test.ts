@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -78,6 +78,11 @@ describe("switchyard flow validate", () => {
         { file: path.join(examples, "order-triage.json"), valid: true, problems: [] },
       ],
     });
+  });
+
+  it("works offline: it never opens or creates the data dir", async () => {
+    expect((await sy(["flow", "validate", examples])).code).toBe(0);
+    expect(existsSync(path.join(dir, "data"))).toBe(false);
   });
 
   it("reports a file that is not JSON or does not exist as invalid", async () => {
