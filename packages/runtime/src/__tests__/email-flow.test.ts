@@ -41,4 +41,24 @@ describe("e-mail → flow", () => {
       responseCode: 550,
     });
   });
+
+  it("shows the e-mail trigger in error when the SMTP listener dies, and listening again once it recovers", async () => {
+    const flow = { nodes: [{ id: "mail", type: "trigger.email", config: { localPart: "support" } }], edges: [] };
+    const { id } = await t.host.flows.create({ name: "Support inbox", definition: flow });
+    await t.host.control.setActive(id, true);
+    expect(t.host.services.triggers.health(id)).toMatchObject({ kind: "email", status: "listening" });
+    const seen: string[] = [];
+    let errorMessage: string | undefined;
+    const deadline = Date.now() + 10_000;
+    t.host.services.smtp.simulateFailure();
+    while (Date.now() < deadline) {
+      const h = t.host.services.triggers.health(id) as { status: string; lastError?: string };
+      if (seen.at(-1) !== h.status) seen.push(h.status);
+      if (h.status === "error") errorMessage = h.lastError;
+      if (seen.includes("error") && h.status === "listening") break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(seen).toEqual(["error", "listening"]);
+    expect(errorMessage).toEqual(expect.stringMatching(/./));
+  });
 });
