@@ -77,3 +77,25 @@ describe("first start", () => {
     }
   });
 });
+
+describe("listen for a test event", () => {
+  it("hands the next /hooks-test/ request to the editor and stops listening after it", async () => {
+    const t2 = await startTestHost();
+    try {
+      const { id } = await t2.host.flows.create({ name: "Draft", definition: exampleFlow });
+      const listening = t2.host.control.listenForTestEvent(id, 5_000);
+      await new Promise((r) => setTimeout(r, 50));
+      const res = await fetch(`${t2.url}/hooks-test/hello`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Test" }),
+      });
+      expect(res.status).toBe(200);
+      expect(await listening).toMatchObject({ method: "POST", body: { name: "Test" } });
+      expect((await fetch(`${t2.url}/hooks-test/hello`, { method: "POST", body: "{}" })).status).toBe(404);
+      expect((await t2.host.runs.list({ flowId: id })).runs).toEqual([]);
+    } finally {
+      await t2.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import type { FlowRepo } from "@switchyard/db";
 import type { RunChannel } from "@switchyard/engine";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
+import type { WebhookConfig } from "../triggers/webhook/registry";
 
 export class RunControlError extends Error {
   constructor(
@@ -57,6 +58,40 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
         throw e;
       }
       return o.flows.get(flowId);
+    },
+
+    /**
+     * Binds the flow's latest webhook config under `/hooks-test/<path>` until one request arrives (or the
+     * time runs out) and returns that request's payload: the editor's "listen for test event".
+     */
+    async listenForTestEvent(flowId: string, timeoutMs = 120_000): Promise<unknown | null> {
+      const flow = await o.flows.get(flowId);
+      if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      const compiled = await s.cache.get(flowId, flow.currentVersion).catch((e: Error) => {
+        throw new RunControlError("bad_request", e.message);
+      });
+      const node = compiled.flow.nodes.find((n) => n.type === "trigger.webhook");
+      if (!node) throw new RunControlError("bad_request", "the flow has no webhook trigger to listen on");
+      const def = s.registry.get("trigger.webhook")!;
+      const config = def.config.parse(node.config) as WebhookConfig;
+      try {
+        s.hooks.test.bind({ flowId, flowVersion: flow.currentVersion, nodeId: node.id, config });
+      } catch (e) {
+        throw new RunControlError("conflict", (e as Error).message);
+      }
+      return new Promise((resolve) => {
+        const done = (payload: unknown) => {
+          clearTimeout(timer);
+          s.events.off("webhook.test", onEvent);
+          s.hooks.test.unbind(flowId);
+          resolve(payload);
+        };
+        const onEvent = (e: { flowId: string; payload: unknown }) => {
+          if (e.flowId === flowId) done(e.payload);
+        };
+        const timer = setTimeout(() => done(null), timeoutMs);
+        s.events.on("webhook.test", onEvent);
+      });
     },
 
     /** After a save: an active flow moves to the new version at once. */

@@ -83,6 +83,11 @@ export const flowRouter = router({
       ctx.host.control.startRun(input.id, { payload: input.payload ?? {}, channel: "manual", version: input.version }).catch(notFound),
     ),
 
+  /** Waits (up to 2 min) for one request on /hooks-test/<path> and returns its payload, or null. */
+  listenTest: editorProcedure
+    .input(flowId.extend({ timeoutMs: z.number().int().min(1000).max(120_000).optional() }))
+    .mutation(({ ctx, input }) => ctx.host.control.listenForTestEvent(input.id, input.timeoutMs).catch(notFound)),
+
   /** Health of the flow's trigger while active (listening | error, last event, last error). */
   triggerHealth: viewerProcedure.input(flowId).query(({ ctx, input }) => ctx.host.services.triggers.health(input.id) ?? null),
 
