@@ -1,3 +1,4 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { version } from "../version";
@@ -31,6 +32,12 @@ function resolve(pointer: string): unknown {
 }
 
 describe("the OpenAPI document", () => {
+  it("passes a real OpenAPI 3.1 schema validator", async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
   it("describes exactly the routes the router serves", () => {
     const documented = Object.entries(doc.paths as Record<string, Json>)
       .flatMap(([p, item]) =>
