@@ -14,6 +14,7 @@ const nav = [
   { href: "/runs", label: "Runs", icon: "M5 12h3l2-5 4 10 2-5h3" },
   { href: "/memory", label: "Memory", icon: "M12 3a7 7 0 0 0-4 12.7V19h8v-3.3A7 7 0 0 0 12 3zM10 21h4" },
   { href: "/agents", label: "Agents", icon: "M12 2a4 4 0 1 1 0 8 4 4 0 0 1 0-8zM4 21a8 8 0 0 1 16 0" },
+  { href: "/api-docs", label: "API", icon: "M8 6l-6 6 6 6M16 6l6 6-6 6" },
   { href: "/settings", label: "Settings", icon: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12l2-1-2-4-2 1-2-1V5h-4v2l-2 1-2-1-2 4 2 1v0l-2 1 2 4 2-1 2 1v2h4v-2l2-1 2 1 2-4-2-1z" },
 ] as const;
 
