@@ -1,10 +1,10 @@
-import { audit, type CredentialType, credentialTypes, llmSettingsSchema } from "@switchyard/runtime";
+import type { CredentialType } from "@switchyard/runtime";
 import { z } from "zod";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
+import { loadRuntime } from "./runtime-module";
+import { readLlm } from "./settings-llm";
 
-const typeNames = Object.keys(credentialTypes) as [CredentialType, ...CredentialType[]];
-
-/** Display names; the fields themselves come from each type's zod schema. */
+/** Display names (TypeScript keeps this in step with the runtime's types); fields come from each type's zod schema. */
 const typeLabels: Record<CredentialType, string> = {
   httpHeader: "HTTP header",
   httpBearer: "Bearer token",
@@ -13,6 +13,7 @@ const typeLabels: Record<CredentialType, string> = {
   webhookSecret: "Webhook secret",
   llmProvider: "LLM provider API key",
 };
+const typeNames = Object.keys(typeLabels) as [CredentialType, ...CredentialType[]];
 
 /** Fields typed into a password box (the rest are plain text); none is ever sent back either way. */
 const maskedFields = new Set(["value", "token", "password", "pass", "secret", "apiKey"]);
@@ -30,7 +31,8 @@ export interface CredentialField {
 type JsonProp = { enum?: string[]; default?: string; pattern?: string; minLength?: number };
 
 /** The create form of every type, generated from its zod schema (input side: defaults are optional). */
-function describeTypes() {
+async function describeTypes() {
+  const { credentialTypes } = await loadRuntime();
   return typeNames.map((type) => {
     const json = z.toJSONSchema(credentialTypes[type], { io: "input" }) as {
       properties: Record<string, JsonProp>;
@@ -92,6 +94,7 @@ export const credentialRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
+      const { audit, credentialTypes } = await loadRuntime();
       const schema = credentialTypes[input.type];
       const unknown = Object.keys(input.data).filter((k) => !(k in schema.shape));
       if (unknown.length > 0)
@@ -128,13 +131,13 @@ export const credentialRouter = router({
       const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);
       if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "credential not found" });
       // The agent runtime decrypts the provider's key on every reload: deleting it would break agents.
-      const llm = llmSettingsSchema.safeParse(await ctx.host.settings.get("llm.provider"));
-      if (llm.success && llm.data.credentialId === input.id)
+      if ((await readLlm(ctx.host))?.credentialId === input.id)
         throw new TRPCError({
           code: "CONFLICT",
           message: `"${row.name}" is the LLM provider's key in Settings › Models; choose another credential there first`,
         });
       await ctx.host.services.vault.delete(input.id);
+      const { audit } = await loadRuntime();
       await audit(ctx.host, ctx.user.id, "credential.deleted", input.id, { name: row.name, type: row.type });
       return { id: input.id };
     }),

@@ -1,7 +1,8 @@
 import { createOpenAiCompatibleProvider, MODEL_HINTS } from "@switchyard/agent";
-import { type Host, llmSettingsSchema } from "@switchyard/runtime";
+import type { Host } from "@switchyard/runtime";
 import { z } from "zod";
 import { TRPCError } from "../trpc";
+import { loadRuntime } from "./runtime-module";
 
 /** The `[model] hint`s an agent can ask for, plus the fallback used when a hint has no model. */
 export const MODEL_SLOTS = [...MODEL_HINTS, "default"] as const;
@@ -36,6 +37,7 @@ export async function llmApiKey(host: Host, credentialId: string | undefined): P
 }
 
 export async function readLlm(host: Host) {
+  const { llmSettingsSchema } = await loadRuntime();
   const parsed = llmSettingsSchema.safeParse(await host.settings.get("llm.provider"));
   return parsed.success ? parsed.data : null;
 }

@@ -1,5 +1,5 @@
 import { PERMISSION_LEVELS } from "@switchyard/agent";
-import { audit, type Host } from "@switchyard/runtime";
+import type { Host } from "@switchyard/runtime";
 import { z } from "zod";
 import { ownerProcedure, router, TRPCError } from "../trpc";
 import {
@@ -10,6 +10,7 @@ import {
   previewPolicy,
   safeDefaultCeilings,
 } from "./policy-preview";
+import { loadRuntime } from "./runtime-module";
 import {
   cleanModels,
   llmApiKey,
@@ -19,6 +20,11 @@ import {
   testConnection,
   testConnectionInputSchema,
 } from "./settings-llm";
+
+/** Audit rows for settings changes (details never hold secrets). */
+async function audit(host: Host, actorId: string, action: string, details?: Record<string, unknown>) {
+  await (await loadRuntime()).audit(host, actorId, action, null, details);
+}
 
 /**
  * Writes a setting the agent runtime reads, then rebuilds the runtime. If the rebuild fails the old
@@ -60,7 +66,7 @@ const llmRouter = router({
       models: cleanModels(input.models),
     };
     await saveAndReload(ctx.host, "llm.provider", value);
-    await audit(ctx.host, ctx.user.id, "settings.llm.updated", null, {
+    await audit(ctx.host, ctx.user.id, "settings.llm.updated", {
       baseUrl: value.baseUrl,
       models: value.models,
     });
@@ -94,14 +100,14 @@ const policyRouter = router({
   set: ownerProcedure.input(z.object({ ceilings: ceilingsInputSchema })).mutation(async ({ ctx, input }) => {
     const value = Object.fromEntries(Object.entries(input.ceilings).filter(([, v]) => v !== undefined));
     await saveAndReload(ctx.host, "policy.channelCeilings", value);
-    await audit(ctx.host, ctx.user.id, "settings.policy.updated", null, { ceilings: value });
+    await audit(ctx.host, ctx.user.id, "settings.policy.updated", { ceilings: value });
     return { ceilings: value };
   }),
 
   reset: ownerProcedure.mutation(async ({ ctx }) => {
     const value = safeDefaultCeilings();
     await saveAndReload(ctx.host, "policy.channelCeilings", value);
-    await audit(ctx.host, ctx.user.id, "settings.policy.reset", null, { ceilings: value });
+    await audit(ctx.host, ctx.user.id, "settings.policy.reset", { ceilings: value });
     return { ceilings: value };
   }),
 
@@ -139,7 +145,7 @@ const networkRouter = router({
     .mutation(async ({ ctx, input }) => {
       const allowHosts = [...new Set(input.allowHosts)];
       await ctx.host.settings.set("http.allowHosts", allowHosts);
-      await audit(ctx.host, ctx.user.id, "settings.network.updated", null, { allowHosts });
+      await audit(ctx.host, ctx.user.id, "settings.network.updated", { allowHosts });
       return { allowHosts, appliesAfterRestart: true };
     }),
 });
