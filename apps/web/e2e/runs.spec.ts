@@ -235,6 +235,8 @@ test("[2] a running run updates on the page without a reload", async ({ page }, 
   await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", "sse");
   await expect(node(page, "after")).toHaveAttribute("data-status", "pending");
   await shot(page, testInfo, "live-running");
+  // The stream is authenticated like tRPC: no session, no events.
+  expect((await fetch(`${server.url}/api/runs/${runId}/events`)).status).toBe(401);
   await expect(node(page, "slow")).toHaveAttribute("data-status", "succeeded", { timeout: 10_000 });
   await expect(node(page, "after")).toHaveAttribute("data-status", "succeeded");
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "succeeded");
