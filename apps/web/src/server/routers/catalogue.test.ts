@@ -24,7 +24,7 @@ describe("catalogue router", () => {
     const list = await t.caller.catalogue.list();
     const http = list.find((e) => e.type === "http.request");
     expect(http).toMatchObject({ kind: "action", inputs: ["main"], ports: ["main"] });
-    expect((http?.configSchema as { properties: Record<string, unknown> }).properties).toHaveProperty("url");
+    expect((http?.configSchema as { properties?: Record<string, unknown> } | undefined)?.properties).toHaveProperty("url");
     expect(list.find((e) => e.type === "trigger.webhook")).toMatchObject({ kind: "trigger", inputs: [] });
   });
 
