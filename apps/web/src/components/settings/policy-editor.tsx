@@ -34,8 +34,23 @@ export function PolicyEditor() {
   }, [policy.data]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.settings.policy.pathKey() });
-  const save = useMutation(trpc.settings.policy.set.mutationOptions({ onSuccess: refresh }));
-  const reset = useMutation(trpc.settings.policy.reset.mutationOptions({ onSuccess: refresh }));
+  // Only the latest action's confirmation is shown.
+  const save = useMutation(
+    trpc.settings.policy.set.mutationOptions({
+      onSuccess: () => {
+        reset.reset();
+        return refresh();
+      },
+    }),
+  );
+  const reset = useMutation(
+    trpc.settings.policy.reset.mutationOptions({
+      onSuccess: () => {
+        save.reset();
+        return refresh();
+      },
+    }),
+  );
   const channels = (policy.data?.channels ?? []) as Channel[];
   const levels = (policy.data?.levels ?? []) as Level[];
   const complete = channels.filter((c) => c !== "subflow").every((c) => draft[c]);
