@@ -13,12 +13,15 @@ export function UserMenu() {
   const trpc = useTRPC();
   const status = useQuery(trpc.auth.status.queryOptions());
   // After sign-out a full load to /signin drops every cached query of the old session.
-  const signOut = useMutation(trpc.auth.signOut.mutationOptions({ onSettled: () => window.location.assign("/signin") }));
+  const signOut = useMutation(
+    trpc.auth.signOut.mutationOptions({ onSettled: () => window.location.assign("/signin") }),
+  );
   const user = status.data?.user;
   // The session ended while this page was open (signed out elsewhere, password changed, expired).
   const signedOut = status.data && !status.data.user;
   useEffect(() => {
-    if (signedOut) window.location.assign(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`);
+    if (signedOut)
+      window.location.assign(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`);
   }, [signedOut]);
   if (!user) return null;
   return (
@@ -45,7 +48,12 @@ export function UserMenu() {
           </Link>
         </>
       ) : null}
-      <button type="button" className={`${linkClass} w-full text-left`} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+      <button
+        type="button"
+        className={`${linkClass} w-full text-left`}
+        onClick={() => signOut.mutate()}
+        disabled={signOut.isPending}
+      >
         Sign out
       </button>
     </div>
