@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
-import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
+import type { HttpClient, NodeRegistry, RunProgressEvent } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
@@ -34,8 +34,12 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
-  const allowHosts = ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [];
-  const http = createHttpClient({ allowHosts });
+  // The SSRF allow-list is a setting: rebuilding the client on change takes effect for the next request.
+  let httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
+  const http: HttpClient = { request: (req) => httpClient.request(req) };
+  const reloadHttp = async () => {
+    httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
+  };
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
   const queue = createSqliteRunQueue(db.sql);
@@ -173,6 +177,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     retention,
     agents: () => agents!,
     reloadAgents,
+    reloadHttp,
     async start() {
       const recovered = queue.recoverOrphans();
       if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");

@@ -65,7 +65,7 @@ describe("trigger.webhook", () => {
       responseMode: "async",
       syncTimeoutMs: 30_000,
       bodyType: "json",
-      maxBodyBytes: 1_048_576,
+      maxBodyBytes: 16_777_216,
     });
   });
 

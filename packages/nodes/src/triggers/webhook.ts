@@ -99,9 +99,9 @@ export const webhookConfig = z.object({
     .number()
     .int()
     .min(1)
-    .max(10 * 1024 * 1024)
-    .default(1024 * 1024)
-    .describe("Largest accepted body, in bytes"),
+    .max(256 * 1024 * 1024)
+    .default(16 * 1024 * 1024)
+    .describe("Largest accepted body, in bytes (bigger bodies get 413)"),
 });
 
 export const webhookPayload = z.object({
