@@ -27,13 +27,17 @@ export function ModelsForm() {
   const [credentialId, setCredentialId] = useState("");
   const [models, setModels] = useState<Record<string, string>>({});
   const [testModel, setTestModel] = useState("");
+  // Filled once from the server; later refetches never overwrite what is being typed.
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    const p = current.data?.provider;
+    if (!current.data || filled) return;
+    setFilled(true);
+    const p = current.data.provider;
     if (!p) return;
     setBaseUrl(p.baseUrl);
     setCredentialId(p.credentialId ?? "");
     setModels(p.models);
-  }, [current.data]);
+  }, [current.data, filled]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.settings.llm.pathKey() });
   const save = useMutation(trpc.settings.llm.set.mutationOptions({ onSuccess: refresh }));
@@ -77,6 +81,7 @@ export function ModelsForm() {
         placeholder="http://127.0.0.1:11434/v1"
         hint="OpenAI-compatible chat-completions API including the version segment (OpenAI, Ollama, vLLM, LM Studio, llama.cpp)."
         value={baseUrl}
+        disabled={!filled}
         error={errors.baseUrl}
         onChange={(e) => setBaseUrl(e.target.value)}
       />
@@ -88,6 +93,7 @@ export function ModelsForm() {
           id="llm-credential"
           className={`${selectClass} w-full py-2`}
           value={credentialId}
+          disabled={!filled}
           onChange={(e) => setCredentialId(e.target.value)}
         >
           <option value="">None (local server without a key)</option>
@@ -115,6 +121,7 @@ export function ModelsForm() {
               label={`Model for ${slot}`}
               hint={slotHelp[slot]}
               value={models[slot] ?? ""}
+              disabled={!filled}
               error={errors[`models.${slot}`]}
               onChange={(e) => setModels({ ...models, [slot]: e.target.value })}
             />

@@ -18,16 +18,17 @@ export function NetworkForm() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const current = useQuery(trpc.settings.network.get.queryOptions());
-  const [text, setText] = useState("");
+  const [text, setText] = useState<string>();
+  // Filled once from the server; later refetches never overwrite what is being typed.
   useEffect(() => {
-    if (current.data) setText(current.data.allowHosts.join("\n"));
+    if (current.data) setText((t) => t ?? current.data.allowHosts.join("\n"));
   }, [current.data]);
   const save = useMutation(
     trpc.settings.network.set.mutationOptions({
       onSuccess: () => qc.invalidateQueries({ queryKey: trpc.settings.network.get.queryKey() }),
     }),
   );
-  const hosts = toList(text);
+  const hosts = toList(text ?? "");
   const errors = Object.entries(fieldErrors(save.error)).map(([path, message]) => {
     const i = Number(path.split(".")[1]);
     return Number.isInteger(i) ? `${hosts[i] ?? path}: ${message}` : message;
@@ -54,7 +55,8 @@ export function NetworkForm() {
           rows={6}
           className={`${inputClass} font-mono`}
           placeholder={"127.0.0.1\nollama.internal"}
-          value={text}
+          value={text ?? ""}
+          disabled={text === undefined}
           onChange={(e) => setText(e.target.value)}
         />
         <p className="text-xs text-slate-500 dark:text-slate-400">
