@@ -27,3 +27,13 @@ describe("parseConfig", () => {
     expect(parseConfig({ SWITCHYARD_DATA_DIR: "x/y", PORT: "8080" }, "/a").dbFile).toBe("/a/x/y/switchyard.db");
   });
 });
+
+describe("trust proxy", () => {
+  it("is off unless asked for, and refuses a value that is not a boolean", () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ SWITCHYARD_TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(() => parseConfig({ SWITCHYARD_TRUST_PROXY: "yes" })).toThrow(
+      'invalid environment variable SWITCHYARD_TRUST_PROXY="yes": expected true or false',
+    );
+  });
+});

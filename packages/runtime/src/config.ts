@@ -45,6 +45,10 @@ export const envSchema = z.object({
     .default("info")
     .describe("Log level"),
   SWITCHYARD_WEB_DIR: z.string().optional().describe("Folder of the built web app (default apps/web)"),
+  SWITCHYARD_TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"], { error: "expected true or false" })
+    .default("false")
+    .describe("Trust X-Forwarded-For from a reverse proxy in front of Switchyard"),
   SWITCHYARD_URL: z
     .url({ error: "expected the server's base URL, e.g. http://127.0.0.1:3000" })
     .optional()
@@ -69,6 +73,8 @@ export interface Config {
   webDir?: string;
   /** Where CLI commands send their requests when not using the local data dir. */
   remote: { url?: string; apiKey?: string };
+  /** Take client addresses from X-Forwarded-For (only behind a reverse proxy that sets it). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +107,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     encryptionKey: e.SWITCHYARD_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
     webDir: e.SWITCHYARD_WEB_DIR ? path.resolve(cwd, e.SWITCHYARD_WEB_DIR) : undefined,
+    trustProxy: e.SWITCHYARD_TRUST_PROXY === "true" || e.SWITCHYARD_TRUST_PROXY === "1",
     remote: { url: e.SWITCHYARD_URL?.replace(/\/$/, ""), apiKey: e.SWITCHYARD_API_KEY },
   };
 }

@@ -99,3 +99,18 @@ describe("listen for a test event", () => {
     }
   });
 });
+
+describe("client addresses", () => {
+  it("replaces a client-sent X-Forwarded-For with the socket address unless a proxy is trusted", async () => {
+    const { id } = await t.host.flows.create({ name: "Hello", definition: exampleFlow });
+    await t.host.control.setActive(id, true);
+    const res = await fetch(`${t.url}/hooks/hello`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+      body: "{}",
+    });
+    const run = await waitForRun(t.host, res.headers.get("x-switchyard-run-id")!);
+    const headers = JSON.parse(run.triggerPayload).headers as Record<string, string>;
+    expect(headers["x-forwarded-for"]).toMatch(/127\.0\.0\.1/);
+  });
+});

@@ -16,6 +16,11 @@ export interface Routes {
 /** One port for everything. */
 export function createHttpServer(host: Host, routes: Routes): Server {
   const server = createServer((req, res) => {
+    // Client addresses feed sign-in throttling: only a trusted reverse proxy may name them.
+    if (!host.config.trustProxy) {
+      req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+      delete req.headers["x-real-ip"];
+    }
     const url = req.url ?? "/";
     const handler = url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? routes.hooks : /^\/api\/v1(\/|\?|$)/.test(url) ? routes.api : routes.web;
     if (!handler) {
