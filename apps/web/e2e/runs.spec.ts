@@ -264,9 +264,53 @@ test("[3] cancelling a run with a 30 s step ends it cancelled within 2 s, and th
   const ended = await waitForStatus(runId, ["cancelled"], 5_000);
   // From the moment the browser sent the cancel to the run's recorded end (same machine, same clock).
   const latency = Date.parse(ended.endedAt!) - sentAt;
-  testInfo.annotations.push({ type: "cancel latency", description: `${latency} ms from request to recorded end` });
+  testInfo.annotations.push({
+    type: "cancel latency",
+    description: `${latency} ms from request to recorded end`,
+  });
   expect(latency).toBeLessThan(2_000);
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "cancelled");
   await expect.poll(() => aborted.filter((u) => u.startsWith("/hang")).length).toBe(1);
   await shot(page, testInfo, "cancelled");
+});
+
+test("large payloads: the trace marks fields cut at 4 MiB and pages big arrays instead of rendering them whole", async ({
+  page,
+}, testInfo) => {
+  const rows = Array.from({ length: 30_000 }, (_, i) => ({ id: i, sku: `SKU-${i}` }));
+  const payload = { rows, blob: "x".repeat(4_500_000) };
+  const { runId } = await startFlow("Big payload", { settings, nodes: [trigger], edges: [] }, payload);
+  await waitForStatus(runId, ["succeeded"]);
+  await useSession(page, server.url);
+  await page.goto(`${server.url}/runs/${runId}`);
+  await node(page, "start").click();
+  // The trigger step's output is over 4 MiB: the store keeps a marked preview, and the inspector says so.
+  await expect(page.getByTestId("step-inspector").getByTestId("json-truncated")).toContainText(
+    "was not stored in full",
+  );
+  // The run keeps the whole payload; its 30 000 rows are shown 100 at a time.
+  const raw = page.getByTestId("payload-json");
+  await expect(raw.getByRole("button", { name: "show 100 more of 30,000" })).toBeVisible();
+  await raw.getByRole("button", { name: "show 100 more of 30,000" }).click();
+  await expect(raw.getByRole("button", { name: "show 100 more of 30,000" })).toBeVisible();
+  await expect(raw.getByText("SKU-199", { exact: false })).toBeVisible();
+  await expect(raw.getByText("SKU-200", { exact: false })).toHaveCount(0);
+  await shot(page, testInfo, "large-payload");
+});
+
+test("the runs list filters by status and channel and counts runs per status", async ({
+  page,
+}, testInfo) => {
+  await useSession(page, server.url);
+  await page.goto(`${server.url}/runs`);
+  await expect(page.getByTestId("run-row").first()).toBeVisible();
+  const all = Number(await page.getByTestId("count-all").textContent());
+  const failed = Number(await page.getByTestId("count-failed").textContent());
+  expect(all).toBeGreaterThanOrEqual(5);
+  await page.getByTestId("status-chip-failed").click();
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(page.getByTestId("run-row")).toHaveCount(failed);
+  await shot(page, testInfo, "runs-list-failed");
+  await page.getByRole("combobox", { name: "Channel" }).selectOption("webhook");
+  await expect(page.getByText("No runs match")).toBeVisible();
 });

@@ -47,11 +47,16 @@ export function RunList() {
         title={flowName ? `Runs of ${flowName}` : "Runs"}
         description={filters.flowId ? "Every run of this flow." : "Every run of every flow."}
         actions={
-          live ? (
-            <span className="text-xs text-blue-600" data-testid="auto-refresh">
-              auto-refreshing: {counts.data?.live} live
-            </span>
-          ) : null
+          <>
+            {live ? (
+              <span className="text-xs text-blue-600" data-testid="auto-refresh">
+                auto-refreshing: {counts.data?.live} live
+              </span>
+            ) : null}
+            <Link href="/settings/retention" className="text-sm text-brand-600 hover:underline">
+              Retention
+            </Link>
+          </>
         }
       />
       <div className="space-y-4 px-8 py-6">

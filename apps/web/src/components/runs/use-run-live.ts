@@ -42,7 +42,10 @@ export function useRunLive(
     // Whatever happened between the page's fetch and the subscription is in the store: read it once more.
     es.addEventListener("hello", () => changed.current());
     es.addEventListener("snapshot", (m) => {
-      const snap = JSON.parse((m as MessageEvent<string>).data) as { started: LiveStart[]; finished: LiveFinished[] };
+      const snap = JSON.parse((m as MessageEvent<string>).data) as {
+        started: LiveStart[];
+        finished: LiveFinished[];
+      };
       setLive(snap.started);
       setFinished(snap.finished);
     });
