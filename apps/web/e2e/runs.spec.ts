@@ -298,9 +298,7 @@ test("large payloads: the trace marks fields cut at 4 MiB and pages big arrays i
   await shot(page, testInfo, "large-payload");
 });
 
-test("the runs list filters by status and channel and counts runs per status", async ({
-  page,
-}, testInfo) => {
+test("the runs list filters by status and channel and counts runs per status", async ({ page }, testInfo) => {
   await useSession(page, server.url);
   await page.goto(`${server.url}/runs`);
   await expect(page.getByTestId("run-row").first()).toBeVisible();
@@ -313,4 +311,29 @@ test("the runs list filters by status and channel and counts runs per status", a
   await shot(page, testInfo, "runs-list-failed");
   await page.getByRole("combobox", { name: "Channel" }).selectOption("webhook");
   await expect(page.getByText("No runs match")).toBeVisible();
+});
+
+test("retention settings show the database size and save a global policy with a per-flow override", async ({
+  page,
+}, testInfo) => {
+  const flows = await trpc<{ id: string; name: string }[]>(server.url, "flow.list");
+  const big = flows.find((f) => f.name === "Big payload")!;
+  await useSession(page, server.url);
+  await page.goto(`${server.url}/settings/retention`);
+  await expect(page.getByTestId("db-size")).toContainText(
+    /\d+\.\d MB \(\d+\.\d MB data \+ \d+\.\d MB write-ahead log\)/,
+  );
+  await page.getByRole("spinbutton", { name: "Keep runs for (days)", exact: true }).fill("30");
+  await page.getByRole("spinbutton", { name: "Keep failed runs for (days)", exact: true }).fill("7");
+  await page.getByRole("combobox", { name: "Add override for flow" }).selectOption(big.id);
+  await page.getByRole("button", { name: "Add override" }).click();
+  await page.getByRole("spinbutton", { name: `${big.id} Keep at most (runs per flow)` }).fill("100");
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByRole("button", { name: "Saved" })).toBeVisible();
+  expect(await trpc(server.url, "run.retention.policy")).toEqual({
+    keepDays: 30,
+    keepFailedDays: 7,
+    flows: { [big.id]: { keepRuns: 100 } },
+  });
+  await shot(page, testInfo, "retention-settings");
 });
