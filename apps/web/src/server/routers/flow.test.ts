@@ -33,3 +33,20 @@ describe("flow router", () => {
     expect(await t.host.flows.count()).toBe(0);
   });
 });
+
+describe("flow audit trail", () => {
+  it("records who created, saved, activated and deleted a flow", async () => {
+    const local = await testCaller({ seed: false });
+    try {
+      const { id } = await local.caller.flow.create({ name: "Audited", definition: { nodes: [{ id: "t", type: "trigger.manual" }], edges: [] } });
+      await local.caller.flow.save({ id, definition: { nodes: [{ id: "t", type: "trigger.manual" }], edges: [] } });
+      await local.caller.flow.setActive({ id, active: true });
+      await local.caller.flow.delete({ id });
+      const rows = await local.host.db.prisma.auditLog.findMany({ where: { target: id }, orderBy: { at: "asc" } });
+      expect(rows.map((r) => r.action)).toEqual(["flow.created", "flow.saved", "flow.activated", "flow.deleted"]);
+      expect(new Set(rows.map((r) => r.actorId)).size).toBe(1);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});

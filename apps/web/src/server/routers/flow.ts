@@ -34,7 +34,11 @@ export const flowRouter = router({
 
   create: editorProcedure
     .input(z.object({ name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional(), definition }))
-    .mutation(async ({ ctx, input }) => ({ ...(await ctx.host.flows.create(input)), problems: problemsOf(ctx, input.definition) })),
+    .mutation(async ({ ctx, input }) => {
+      const created = await ctx.host.flows.create({ ...input, createdBy: ctx.user.id });
+      await ctx.host.auth.audit(ctx.user.id, "flow.created", created.id, { name: input.name });
+      return { ...created, problems: problemsOf(ctx, input.definition) };
+    }),
 
   /**
    * Problems of a definition as the engine sees them (a mutation only so that large flows travel in a POST
@@ -45,7 +49,8 @@ export const flowRouter = router({
   save: editorProcedure
     .input(flowId.extend({ definition }))
     .mutation(async ({ ctx, input }) => {
-      const saved = await ctx.host.flows.saveVersion(input.id, input.definition).catch(notFound);
+      const saved = await ctx.host.flows.saveVersion(input.id, input.definition, ctx.user.id).catch(notFound);
+      await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
       // An active flow serves the new version from the next event on — no restart, no stale trigger.
       await ctx.host.control.afterSave(input.id).catch(notFound);
       return { ...saved, problems: problemsOf(ctx, input.definition) };
@@ -53,7 +58,11 @@ export const flowRouter = router({
 
   rename: editorProcedure
     .input(flowId.extend({ name: z.string().trim().min(1).max(200) }))
-    .mutation(({ ctx, input }) => ctx.host.flows.rename(input.id, input.name).catch(notFound)),
+    .mutation(async ({ ctx, input }) => {
+      const renamed = await ctx.host.flows.rename(input.id, input.name).catch(notFound);
+      await ctx.host.auth.audit(ctx.user.id, "flow.renamed", input.id, { name: input.name });
+      return renamed;
+    }),
 
   versions: viewerProcedure.input(flowId).query(({ ctx, input }) => ctx.host.flows.listVersions(input.id)),
 
@@ -73,7 +82,9 @@ export const flowRouter = router({
           });
         }
       }
-      return ctx.host.control.setActive(input.id, input.active).catch(notFound);
+      const flow = await ctx.host.control.setActive(input.id, input.active).catch(notFound);
+      await ctx.host.auth.audit(ctx.user.id, input.active ? "flow.activated" : "flow.deactivated", input.id, { version: flow?.activeVersion ?? null });
+      return flow;
     }),
 
   /** Runs the flow now (its latest saved version unless one is named) with a sample payload. */
@@ -96,6 +107,7 @@ export const flowRouter = router({
     if (!flow) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
     await ctx.host.control.setActive(input.id, false).catch(notFound);
     await ctx.host.flows.delete(input.id);
+    await ctx.host.auth.audit(ctx.user.id, "flow.deleted", input.id, { name: flow.name });
     return { id: input.id };
   }),
 });
