@@ -19,7 +19,7 @@ function parse(json: string | null): unknown {
 
 const kib = (chars: number) => (chars > 10_240 ? ` · ${(chars / 1024).toFixed(0)} KiB` : "");
 
-/** What an agent step reported about its turn (the full turn traces are not stored yet). */
+/** What an agent step reported about its run (turn traces, when stored, are listed below it). */
 function AgentSummary({ json }: { json: Record<string, unknown> }) {
   const usage = json.usage as { promptTokens?: number; completionTokens?: number } | undefined;
   return (
@@ -30,6 +30,43 @@ function AgentSummary({ json }: { json: Record<string, unknown> }) {
       <span className="font-medium">Agent {String(json.agent_ref)}</span> · stopped: {String(json.stop)}
       {usage ? ` · ${usage.promptTokens ?? 0} prompt + ${usage.completionTokens ?? 0} completion tokens` : ""}
     </div>
+  );
+}
+
+interface StepExtras {
+  logs?: { level: string; message: string; data?: unknown; at: string }[];
+  agentTurns?: unknown[];
+}
+
+const levelTone: Record<string, string> = {
+  error: "text-red-700 dark:text-red-300",
+  warn: "text-amber-700 dark:text-amber-300",
+};
+
+/** Log lines the node wrote and the agent turns it ran, as the step store kept them with the step. */
+function Extras({ extras }: { extras: StepExtras }) {
+  return (
+    <>
+      {extras.logs?.length ? (
+        <div
+          data-testid="step-logs"
+          className="rounded-md border border-slate-200 p-2 font-mono text-[11px] dark:border-slate-700"
+        >
+          {extras.logs.map((l, i) => (
+            <div key={`${l.at}-${i}`} className={levelTone[l.level] ?? ""}>
+              <span className="text-slate-400">{new Date(l.at).toLocaleTimeString()}</span> {l.level}{" "}
+              {l.message}
+              {l.data !== undefined ? (
+                <span className="text-slate-500"> {JSON.stringify(l.data).slice(0, 300)}</span>
+              ) : null}
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {extras.agentTurns?.map((turn, i) => (
+        <JsonViewer key={i} testId="agent-turn-trace" label={`Agent turn ${i + 1}`} value={turn} />
+      ))}
+    </>
   );
 }
 
@@ -51,6 +88,7 @@ export function StepInspector({
   );
   const input = useMemo(() => parse(step.data?.input ?? null), [step.data?.input]);
   const outputs = useMemo(() => parse(step.data?.output ?? null), [step.data?.output]);
+  const extras = useMemo(() => parse(step.data?.logs ?? null) as StepExtras | null, [step.data?.logs]);
   if (step.error) return <ErrorBox message={step.error.message} />;
   if (!step.data) return <p className="text-sm text-slate-500">Loading step…</p>;
   const s = step.data;
@@ -109,6 +147,7 @@ export function StepInspector({
         </p>
       ) : null}
       {agentJson && "agent_ref" in agentJson ? <AgentSummary json={agentJson} /> : null}
+      {extras && typeof extras === "object" ? <Extras extras={extras} /> : null}
       <JsonViewer
         testId="step-input"
         label={`Input · ${Array.isArray(input) ? `${input.length} item${input.length === 1 ? "" : "s"}` : "—"}${kib(s.input?.length ?? 0)}`}
