@@ -6,11 +6,11 @@ import { FormContext, type FormContextValue } from "./form/form-context";
 import { ObjectField } from "./form/CompositeFields";
 import { FlowPanel, SelectionPanel } from "./FlowPanel";
 import { NodeSettings } from "./NodeSettings";
+import { NodeRunData } from "./RunData";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
 import { TriggerInfo } from "./TriggerInfo";
 import { type EditorNode, shortMessage } from "./types";
-
 
 export function ConfigPanel() {
   const selection = useEditor((s) => s.selection);
@@ -82,6 +82,8 @@ function NodeConfig({ node }: { node: EditorNode }) {
       ) : null}
 
       <TriggerInfo node={node} />
+
+      <NodeRunData nodeId={node.id} />
 
       {entry ? (
         <section aria-label="Settings of this node" className="space-y-3">

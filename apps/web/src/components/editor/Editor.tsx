@@ -8,12 +8,14 @@ import { useTRPC } from "@/trpc/client";
 import { Canvas } from "./Canvas";
 import { ConfigPanel } from "./ConfigPanel";
 import { HelpDialog, HistoryDialog } from "./Dialogs";
+import { EditorCommandsContext } from "./editor-commands";
 import { toDefinition } from "./doc-ops";
 import { Notice } from "./Notice";
 import { Palette } from "./Palette";
 import { isDirty, useEditor } from "./store";
 import { Toolbar } from "./Toolbar";
 import type { CatalogueEntry } from "./types";
+import { useRunFollower } from "./use-run-follower";
 import { useRunner } from "./use-runner";
 import { useShortcuts } from "./use-shortcuts";
 import { useUnsavedGuard } from "./use-unsaved-guard";
@@ -111,8 +113,10 @@ function EditorBody({ flowId }: { flowId: string }) {
     await queryClient.invalidateQueries({ queryKey: trpc.flow.get.queryKey({ id: flowId }) });
   };
 
+  useRunFollower(flowId);
   const runner = useRunner(flowId, dirty, save);
   const showHelp = useCallback(() => setDialog("help"), []);
+  const commands = useMemo(() => ({ flowId, dirty, save }), [flowId, dirty, save]);
   useShortcuts({ save: () => void save(), showHelp });
 
   if (flow.error) return <div className="p-8"><ErrorBox message={flow.error.message} /></div>;
@@ -137,7 +141,9 @@ function EditorBody({ flowId }: { flowId: string }) {
       <div className="flex min-h-0 flex-1">
         <Palette />
         <div className="min-w-0 flex-1">{loadedFlow === flowId ? <Canvas /> : <p className="p-8 text-sm text-slate-500">Loading flow…</p>}</div>
-        <ConfigPanel />
+        <EditorCommandsContext.Provider value={commands}>
+          <ConfigPanel />
+        </EditorCommandsContext.Provider>
       </div>
       <Notice />
       {dialog === "help" ? <HelpDialog onClose={() => setDialog(null)} /> : null}

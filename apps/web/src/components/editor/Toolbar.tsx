@@ -4,6 +4,7 @@ import { useReactFlow } from "@xyflow/react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { addNote, autoLayout } from "./actions";
+import { LiveRunBadge } from "./RunData";
 import { useEditor } from "./store";
 
 const tool =
@@ -70,6 +71,7 @@ export function Toolbar(p: ToolbarProps) {
       ) : null}
 
       <div className="ml-auto flex items-center gap-0.5">
+        <LiveRunBadge />
         <Tool label="Undo" shortcut="Ctrl+Z" onClick={undo} disabled={!canUndo}>
           ↶
         </Tool>

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useTRPC } from "@/trpc/client";
+import { ListenTest } from "./ListenTest";
 import type { EditorNode } from "./types";
 
 /** What a trigger listens on, shown above its form. Keyed by type: this is editor UI, not node definition. */
@@ -69,7 +70,8 @@ function WebhookInfo({ node }: { node: EditorNode }) {
         <>
           <CopyRow label="Production URL" value={`${base}/hooks/${path}`} />
           <CopyRow label="Test URL" value={`${base}/hooks-test/${path}`} />
-          <p className="text-[11px] text-slate-500 dark:text-slate-400">The production URL starts runs while the flow is active; the test URL runs the saved draft.</p>
+          <p className="text-[11px] text-slate-500 dark:text-slate-400">The production URL starts runs while the flow is active; the test URL captures one request while listening.</p>
+          <ListenTest node={node} testUrl={`${base}/hooks-test/${path}`} />
         </>
       ) : (
         <p className="text-xs text-slate-600 dark:text-slate-400">Set a path below, e.g. orders/created, to get this webhook’s URLs.</p>

@@ -16,6 +16,22 @@ export interface Notice {
   text: string;
 }
 
+/** The newest run of the flow as the editor follows it (polled; see use-run-follower). */
+export interface LiveRun {
+  id: string;
+  status: string;
+  /** When it ended, started or was queued, whichever is latest known (ISO). */
+  at: string;
+  /** The latest step row per node (attempts and loop visits come in checkpoint order, last wins). */
+  steps: Record<string, LiveStep>;
+}
+
+export interface LiveStep {
+  rowId: string;
+  status: string;
+  truncated: boolean;
+}
+
 export interface Selection {
   nodes: ReadonlySet<string>;
   edges: ReadonlySet<string>;
@@ -37,6 +53,9 @@ export interface EditorState {
   problems: Problem[];
   nodeStatus: Record<string, NodeRunStatus>;
   notice: Notice | null;
+  liveRun: LiveRun | null;
+  /** A run started by this editor's Run button: its end is announced in a notice. */
+  announceRunId: string | null;
 
   load(flowId: string, definition: unknown): void;
   markSaved(definition: unknown): void;
@@ -44,6 +63,8 @@ export interface EditorState {
   setProblems(problems: Problem[]): void;
   setNodeStatus(status: Record<string, NodeRunStatus>): void;
   notify(kind: Notice["kind"], text: string): void;
+  setLiveRun(run: LiveRun | null): void;
+  setAnnounceRunId(id: string | null): void;
   /**
    * Applies one undoable edit; returning the same doc records nothing. Edits with the same `coalesce` key
    * in quick succession (typing into one field) share one undo step.
@@ -82,6 +103,8 @@ export const useEditor = create<EditorState>()((set, get) => ({
   problems: [],
   nodeStatus: {},
   notice: null,
+  liveRun: null,
+  announceRunId: null,
 
   load(flowId, definition) {
     const doc = toDoc(definition);
@@ -94,6 +117,8 @@ export const useEditor = create<EditorState>()((set, get) => ({
       selection: emptySelection,
       problems: [],
       nodeStatus: {},
+      liveRun: null,
+      announceRunId: null,
     });
   },
   markSaved(definition) {
@@ -110,6 +135,12 @@ export const useEditor = create<EditorState>()((set, get) => ({
   },
   notify(kind, text) {
     set({ notice: { id: ++noticeId, kind, text } });
+  },
+  setLiveRun(liveRun) {
+    set({ liveRun });
+  },
+  setAnnounceRunId(announceRunId) {
+    set({ announceRunId });
   },
   edit(fn, coalesce) {
     const { doc, past } = get();

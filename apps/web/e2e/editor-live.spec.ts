@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { rmSync } from "node:fs";
+import { promisify } from "node:util";
+import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { useSession } from "./support/auth";
+import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+
+const run = promisify(execFile);
+
+let server: RunningServer;
+let dir: string;
+test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1600, height: 900 } });
+test.beforeAll(async () => {
+  dir = tempDataDir();
+  server = await startServer(dir);
+});
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
+const n = (id: string, type: string, x: number, config: Record<string, unknown>) => ({ id, type, typeVersion: 1, name: id, config, position: { x, y: 200 }, onError: "stop" });
+
+/** webhook (sync) → data.set → webhook.respond, on a path unique to the test. */
+function hookFlow(path: string) {
+  return {
+    nodes: [
+      n("hook", "trigger.webhook", 0, { path, responseMode: "sync" }),
+      n("set", "data.set", 320, { fields: [{ name: "greeting", value: "='Hello ' & item.body.name" }, { name: "doubled", value: "=item.body.n * 2" }] }),
+      n("respond", "webhook.respond", 640, { status: 201 }),
+    ],
+    edges: [
+      { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
+      { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+    ],
+    settings,
+  };
+}
+
+/** POSTs JSON with the real curl binary, as someone outside the app would; returns status and body. */
+async function curl(url: string, body: unknown): Promise<{ status: number; body: string }> {
+  const { stdout } = await run("curl", ["-sS", "-X", "POST", "-H", "content-type: application/json", "-d", JSON.stringify(body), "-w", "\n%{http_code}", url]);
+  const at = stdout.lastIndexOf("\n");
+  return { status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) };
+}
+
+async function openEditor(page: Page, id: string) {
+  await useSession(page, server.url);
+  await page.goto(`${server.url}/flows/${id}`);
+  await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
+}
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id='${id}']`);
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
+}
+
+test("[3] a webhook called with curl shows up live in the open editor: step statuses and each node's output", async ({ page }, testInfo) => {
+  const path = `live/${testInfo.testId}`;
+  const { id } = await trpc<{ id: string }>(server.url, "flow.create", { name: "Live webhook", definition: hookFlow(path) }, "mutation");
+  await openEditor(page, id);
+  await expect(page.getByTestId("live-run")).toHaveCount(0);
+
+  await page.getByLabel("Active", { exact: true }).click();
+  await expect(page.getByLabel("Active", { exact: true })).toBeChecked();
+  await expect(page.getByTestId("notice")).toContainText("the trigger is listening");
+
+  const answer = await curl(`${server.url}/hooks/${path}`, { name: "Ada", n: 21 });
+  expect(answer.status).toBe(201);
+  expect(JSON.parse(answer.body)).toMatchObject({ body: { name: "Ada", n: 21 }, greeting: "Hello Ada", doubled: 42 });
+
+  // The editor picks the run up by itself: nothing was clicked since activating.
+  for (const nid of ["hook", "set", "respond"]) await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded", { timeout: 15_000 });
+  const indicator = page.getByTestId("live-run");
+  await expect(indicator).toHaveAttribute("data-status", "succeeded");
+  const runs = await trpc<{ runs: { id: string; channel: string }[] }>(server.url, "run.list", { flowId: id, limit: 1 });
+  expect(runs.runs[0]?.channel).toBe("webhook");
+  await expect(indicator).toHaveAttribute("href", `/runs/${runs.runs[0]?.id}`);
+
+  await node(page, "set").click();
+  const data = page.getByTestId("node-run-data");
+  await expect(data.getByTestId("node-run-status")).toHaveText("succeeded");
+  await expect(data.getByTestId("node-run-input")).toContainText("1 item");
+  const output = data.getByTestId("node-run-output-main");
+  await expect(output).toContainText("Output · main · 1 item");
+  await expect(output).toContainText('"Hello Ada"');
+  await expect(output).toContainText("42");
+  await shot(page, testInfo, "live-webhook-run");
+
+  // A second call replaces what is shown: the editor always follows the newest run.
+  await curl(`${server.url}/hooks/${path}`, { name: "Grace", n: 1 });
+  await expect(output).toContainText('"Hello Grace"', { timeout: 15_000 });
+  await expect(indicator).not.toHaveAttribute("href", `/runs/${runs.runs[0]?.id}`);
+
+  // The trigger's own output is the request as the webhook received it.
+  await node(page, "hook").click();
+  const request = page.getByTestId("node-run-output-main");
+  await expect(request).toContainText(`path: "/hooks/${path}"`);
+  // Nested fields start collapsed; searching opens the path to the hit.
+  await request.getByPlaceholder("Search keys and values").fill("Grace");
+  await expect(request).toContainText('name: "Grace"');
+});
