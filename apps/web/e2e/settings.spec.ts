@@ -230,6 +230,6 @@ test("network: exempt hosts are saved with a clear warning and bad entries are n
   await hosts.fill("127.0.0.1\nollama.internal");
   await form.getByRole("button", { name: "Save" }).click();
   await expect(form.getByRole("status")).toContainText("Saved 2 hosts");
-  await expect(form.getByRole("status")).toContainText("restart Switchyard to apply it");
+  await expect(form.getByRole("status")).toContainText("It applies to the next outbound request");
   await shot(page, testInfo, "network");
 });

@@ -18,6 +18,7 @@ Server:
 
 Accounts:
   user create    create a user (switchyard user --help)
+  credential rotate-key   re-encrypt every credential under a new key (switchyard credential --help)
   apikey create  create an API key (switchyard apikey --help)
 
 Flows and runs (switchyard flow --help, run --help, memory --help):
@@ -69,7 +70,7 @@ export async function main(
     return await dispatch(command, rest, config, log, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      const known = ["user", "apikey", "flow", "run", "memory"].includes(command);
+      const known = ["user", "apikey", "flow", "run", "memory", "credential"].includes(command);
       io.err(`switchyard: ${e.message} (see switchyard ${known ? `${command} ` : ""}--help)`);
       return 2;
     }
@@ -131,6 +132,8 @@ async function dispatch(
       return await (await import("./run")).runCommand(rest, open, io);
     case "memory":
       return await (await import("./memory")).memoryCommand(rest, open, io);
+    case "credential":
+      return await (await import("./credential")).credentialCommand(rest, config, log, io);
     default:
       throw new UsageError(`unknown command '${command}'`);
   }

@@ -321,7 +321,7 @@ describe("settings › network", () => {
     const r = await t.caller.settings.network.set({
       allowHosts: ["127.0.0.1", " Ollama.Internal ", "ollama.internal", "::1"],
     });
-    expect(r).toEqual({ allowHosts: ["127.0.0.1", "ollama.internal", "::1"], appliesAfterRestart: true });
+    expect(r).toEqual({ allowHosts: ["127.0.0.1", "ollama.internal", "::1"], });
     expect(await t.host.settings.get("http.allowHosts")).toEqual(["127.0.0.1", "ollama.internal", "::1"]);
   });
 

@@ -139,14 +139,15 @@ const networkRouter = router({
     return { allowHosts: stored.success ? stored.data : [] };
   }),
 
-  /** Read by the HTTP client when the server starts: changes apply after a restart. */
+  /** Applies to the next outbound request: the host rebuilds its HTTP client. */
   set: ownerProcedure
     .input(z.object({ allowHosts: z.array(hostName).max(100) }))
     .mutation(async ({ ctx, input }) => {
       const allowHosts = [...new Set(input.allowHosts)];
       await ctx.host.settings.set("http.allowHosts", allowHosts);
+      await ctx.host.services.reloadHttp();
       await audit(ctx.host, ctx.user.id, "settings.network.updated", { allowHosts });
-      return { allowHosts, appliesAfterRestart: true };
+      return { allowHosts };
     }),
 });
 
