@@ -101,3 +101,47 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   await request.getByPlaceholder("Search keys and values").fill("Grace");
   await expect(request).toContainText('name: "Grace"');
 });
+
+test("[listen] a test event sent with curl appears in the webhook panel and becomes the payload Run sends", async ({ page }, testInfo) => {
+  const path = `listen/${testInfo.testId}`;
+  const def = hookFlow(path);
+  // No Respond node: a manual run has no HTTP caller to answer.
+  const flow = { ...def, nodes: def.nodes.slice(0, 2), edges: def.edges.slice(0, 1) };
+  const { id } = await trpc<{ id: string }>(server.url, "flow.create", { name: "Listen", definition: flow }, "mutation");
+  await openEditor(page, id);
+  await node(page, "hook").click();
+  const testUrl = `${server.url}/hooks-test/${path}`;
+  await expect(page.getByTestId("url-test-url")).toHaveText(testUrl);
+
+  // Before listening nothing is bound there.
+  expect((await curl(testUrl, {})).status).toBe(404);
+  await page.getByRole("button", { name: "Listen for test event" }).click();
+  await expect(page.getByTestId("listen-waiting")).toContainText(testUrl);
+  await shot(page, testInfo, "listening");
+  // The bind happens on the server once the request lands; until then the URL still answers 404.
+  await expect.poll(async () => (await curl(testUrl, { name: "Linus", n: 5 })).status, { timeout: 10_000 }).toBe(200);
+
+  const payload = page.getByTestId("test-event-payload");
+  await expect(payload).toContainText('method: "POST"');
+  await payload.getByPlaceholder("Search keys and values").fill("Linus");
+  await expect(payload).toContainText('name: "Linus"');
+  await expect(page.getByTestId("listen-waiting")).toHaveCount(0);
+  // One event only: the test URL is unbound again, and nothing ran.
+  expect((await curl(testUrl, {})).status).toBe(404);
+  expect((await trpc<{ runs: unknown[] }>(server.url, "run.list", { flowId: id })).runs).toEqual([]);
+
+  await page.getByRole("button", { name: "Use as sample payload" }).click();
+  await expect(page.getByTestId("sample-pinned")).toBeVisible();
+  await expect(page.getByTestId("unsaved")).toBeVisible();
+  await shot(page, testInfo, "test-event-payload");
+
+  // Run saves first, then sends the pinned payload: the Set node computes from the captured body.
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
+  const saved = await trpc<{ version: { definition: { nodes: { id: string; config: Record<string, unknown> }[] } } }>(server.url, "flow.get", { id });
+  expect(saved.version.definition.nodes[0]?.config.samplePayload).toMatchObject({ method: "POST", body: { name: "Linus", n: 5 } });
+  await node(page, "set").click();
+  await expect(page.getByTestId("node-run-output-main")).toContainText('greeting: "Hello Linus"');
+  await expect(page.getByTestId("node-run-output-main")).toContainText("doubled: 10");
+  await expect(page.getByTestId("live-run")).toHaveAttribute("data-status", "succeeded");
+});
