@@ -145,3 +145,32 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   await expect(page.getByTestId("node-run-output-main")).toContainText("doubled: 10");
   await expect(page.getByTestId("live-run")).toHaveAttribute("data-status", "succeeded");
 });
+
+test("the flows list shows trigger health and the last run of active flows only", async ({ page }, testInfo) => {
+  const path = `list/${testInfo.testId}`;
+  const active = await trpc<{ id: string }>(server.url, "flow.create", { name: `Health active ${testInfo.testId}`, definition: hookFlow(path) }, "mutation");
+  await trpc(server.url, "flow.setActive", { id: active.id, active: true }, "mutation");
+  const idle = await trpc<{ id: string }>(server.url, "flow.create", { name: `Health idle ${testInfo.testId}`, definition: hookFlow(`${path}-idle`) }, "mutation");
+  expect((await curl(`${server.url}/hooks/${path}`, { name: "Edsger", n: 0 })).status).toBe(201);
+  const [last] = (await trpc<{ runs: { id: string }[] }>(server.url, "run.list", { flowId: active.id, limit: 1 })).runs;
+
+  await useSession(page, server.url);
+  await page.goto(`${server.url}/flows`);
+  const row = page.getByTestId("flow-row").filter({ hasText: `Health active ${testInfo.testId}` });
+  await expect(row.getByTestId("trigger-health")).toHaveText("listening");
+  await expect(row.getByTestId("trigger-health")).toHaveAttribute("title", /last event/);
+  await expect(row.getByTestId("last-run")).toContainText("succeeded");
+  await expect(row.getByTestId("last-run")).toHaveAttribute("href", `/runs/${last?.id}`);
+  const idleRow = page.getByTestId("flow-row").filter({ hasText: `Health idle ${testInfo.testId}` });
+  await expect(idleRow).toContainText("Inactive");
+  await expect(idleRow.getByTestId("trigger-health")).toHaveCount(0);
+  await expect(idleRow.getByTestId("last-run")).toHaveCount(0);
+  await shot(page, testInfo, "flows-list-health");
+
+  // Deactivating from the list drops the badges (the checkbox follows the server's answer).
+  await row.getByRole("checkbox").click();
+  await expect(row.getByRole("checkbox")).not.toBeChecked();
+  await expect(row.getByTestId("trigger-health")).toHaveCount(0);
+  await expect(row.getByTestId("last-run")).toHaveCount(0);
+  expect((await trpc<{ flow: { active: boolean } }>(server.url, "flow.get", { id: active.id })).flow.active).toBe(false);
+});

@@ -6,6 +6,7 @@ import { type ChangeEvent, type FormEvent, useRef, useState } from "react";
 import { buttonClass, EmptyState, ErrorBox, PageHeader, secondaryButtonClass } from "@/components/page";
 import { newFlowDefinition } from "@/lib/new-flow";
 import { useTRPC } from "@/trpc/client";
+import { FlowHealth } from "./flow-health";
 
 /** What "Export JSON" writes and "Import JSON" reads: the flow file format plus its name. */
 interface FlowFile {
@@ -146,6 +147,7 @@ export default function FlowsPage() {
                   </p>
                 </div>
                 <div className="flex items-center gap-2">
+                  {f.active ? <FlowHealth flowId={f.id} /> : null}
                   <label className="flex items-center gap-2 text-sm">
                     <input type="checkbox" checked={f.active} onChange={(e) => setActive.mutate({ id: f.id, active: e.target.checked })} />
                     {f.active ? "Active" : "Inactive"}
