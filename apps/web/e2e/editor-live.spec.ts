@@ -162,6 +162,7 @@ test("the flows list shows trigger health and the last run of active flows only"
   await expect(row.getByTestId("last-run")).toContainText("succeeded");
   await expect(row.getByTestId("last-run")).toHaveAttribute("href", `/runs/${last?.id}`);
   const idleRow = page.getByTestId("flow-row").filter({ hasText: `Health idle ${testInfo.testId}` });
+  await expect(idleRow.getByRole("link", { name: `Health idle ${testInfo.testId}` })).toHaveAttribute("href", `/flows/${idle.id}`);
   await expect(idleRow).toContainText("Inactive");
   await expect(idleRow.getByTestId("trigger-health")).toHaveCount(0);
   await expect(idleRow.getByTestId("last-run")).toHaveCount(0);
