@@ -12,46 +12,25 @@ export interface RunFilter {
   cursor?: string;
 }
 
-const summaryFields = {
-  id: true,
-  flowId: true,
-  flowVersion: true,
-  status: true,
-  channel: true,
-  createdAt: true,
-  startedAt: true,
-  endedAt: true,
-  durationMs: true,
-  errorCode: true,
-  errorMessage: true,
-  errorNodeId: true,
-  flow: { select: { name: true } },
-} as const;
-
 /**
- * Runs newest first with keyset pagination on the time-ordered id. Reads through the host's Prisma
- * client because the db package's run list has no time window yet (since/until on createdAt).
+ * Runs newest first with keyset pagination on the time-ordered id, through the db package's run repository
+ * (`since`/`until` are its `from`/`to` window on createdAt).
  */
 export async function listRuns(
   host: Host,
   f: RunFilter,
 ): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
-  const rows = await host.db.prisma.run.findMany({
-    where: {
-      flowId: f.flowId,
-      status: f.status,
-      channel: f.channel,
-      ...(f.since || f.until
-        ? { createdAt: { ...(f.since ? { gte: f.since } : {}), ...(f.until ? { lt: f.until } : {}) } }
-        : {}),
-      ...(f.cursor ? { id: { lt: f.cursor } } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: f.limit + 1,
-    select: summaryFields,
+  const page = await host.runs.list({
+    flowId: f.flowId,
+    status: f.status,
+    channel: f.channel,
+    from: f.since,
+    to: f.until,
+    limit: f.limit,
+    cursor: f.cursor,
   });
-  const page = rows.slice(0, f.limit);
-  return { runs: page, nextCursor: rows.length > f.limit ? page[page.length - 1]!.id : null };
+  // The API's row shape predates `rerunOf` in the list: keep the documented fields only.
+  return { runs: page.runs.map(({ rerunOf: _rerunOf, ...row }) => row), nextCursor: page.nextCursor };
 }
 
 export function isTerminal(status: string): boolean {
