@@ -1,26 +1,15 @@
-import { rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { useSession } from "./support/auth";
-import { type RunningServer, startServer, tempDataDir } from "./support/server";
+import { sharedServer } from "./support/shared-server";
 
-let server: RunningServer;
-let dir: string;
-test.describe.configure({ mode: "serial" });
+const shared = sharedServer();
 test.use({ viewport: { width: 1400, height: 1000 } });
-test.beforeAll(async () => {
-  dir = tempDataDir();
-  server = await startServer(dir);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test("the agents page lists the loaded definitions and previews their policy per channel", async ({
   page,
 }, testInfo) => {
-  await useSession(page, server.url);
-  await page.goto(`${server.url}/agents`);
+  await useSession(page, shared.server.url);
+  await page.goto(`${shared.server.url}/agents`);
 
   // Fresh install: no provider, but the retrieval agents still work.
   await expect(page.getByTestId("no-provider")).toContainText("No LLM provider is configured.");

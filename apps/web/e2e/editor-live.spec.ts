@@ -1,24 +1,14 @@
 import { execFile } from "node:child_process";
-import { rmSync } from "node:fs";
 import { promisify } from "node:util";
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { useSession } from "./support/auth";
-import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+import { trpc } from "./support/server";
+import { sharedServer } from "./support/shared-server";
 
 const run = promisify(execFile);
 
-let server: RunningServer;
-let dir: string;
-test.describe.configure({ mode: "serial" });
+const shared = sharedServer();
 test.use({ viewport: { width: 1600, height: 900 } });
-test.beforeAll(async () => {
-  dir = tempDataDir();
-  server = await startServer(dir);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
 const n = (id: string, type: string, x: number, config: Record<string, unknown>) => ({ id, type, typeVersion: 1, name: id, config, position: { x, y: 200 }, onError: "stop" });
@@ -47,8 +37,8 @@ async function curl(url: string, body: unknown): Promise<{ status: number; body:
 }
 
 async function openEditor(page: Page, id: string) {
-  await useSession(page, server.url);
-  await page.goto(`${server.url}/flows/${id}`);
+  await useSession(page, shared.server.url);
+  await page.goto(`${shared.server.url}/flows/${id}`);
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
 }
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id='${id}']`);
@@ -58,7 +48,7 @@ async function shot(page: Page, testInfo: TestInfo, name: string) {
 
 test("[3] a webhook called with curl shows up live in the open editor: step statuses and each node's output", async ({ page }, testInfo) => {
   const path = `live/${testInfo.testId}`;
-  const { id } = await trpc<{ id: string }>(server.url, "flow.create", { name: "Live webhook", definition: hookFlow(path) }, "mutation");
+  const { id } = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: "Live webhook", definition: hookFlow(path) }, "mutation");
   await openEditor(page, id);
   await expect(page.getByTestId("live-run")).toHaveCount(0);
 
@@ -66,7 +56,7 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   await expect(page.getByLabel("Active", { exact: true })).toBeChecked();
   await expect(page.getByTestId("notice")).toContainText("the trigger is listening");
 
-  const answer = await curl(`${server.url}/hooks/${path}`, { name: "Ada", n: 21 });
+  const answer = await curl(`${shared.server.url}/hooks/${path}`, { name: "Ada", n: 21 });
   expect(answer.status).toBe(201);
   expect(JSON.parse(answer.body)).toMatchObject({ body: { name: "Ada", n: 21 }, greeting: "Hello Ada", doubled: 42 });
 
@@ -74,7 +64,7 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   for (const nid of ["hook", "set", "respond"]) await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded", { timeout: 15_000 });
   const indicator = page.getByTestId("live-run");
   await expect(indicator).toHaveAttribute("data-status", "succeeded");
-  const runs = await trpc<{ runs: { id: string; channel: string }[] }>(server.url, "run.list", { flowId: id, limit: 1 });
+  const runs = await trpc<{ runs: { id: string; channel: string }[] }>(shared.server.url, "run.list", { flowId: id, limit: 1 });
   expect(runs.runs[0]?.channel).toBe("webhook");
   await expect(indicator).toHaveAttribute("href", `/runs/${runs.runs[0]?.id}`);
 
@@ -89,7 +79,7 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   await shot(page, testInfo, "live-webhook-run");
 
   // A second call replaces what is shown: the editor always follows the newest run.
-  await curl(`${server.url}/hooks/${path}`, { name: "Grace", n: 1 });
+  await curl(`${shared.server.url}/hooks/${path}`, { name: "Grace", n: 1 });
   await expect(output).toContainText('"Hello Grace"', { timeout: 15_000 });
   await expect(indicator).not.toHaveAttribute("href", `/runs/${runs.runs[0]?.id}`);
 
@@ -107,10 +97,10 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   const def = hookFlow(path);
   // No Respond node: a manual run has no HTTP caller to answer.
   const flow = { ...def, nodes: def.nodes.slice(0, 2), edges: def.edges.slice(0, 1) };
-  const { id } = await trpc<{ id: string }>(server.url, "flow.create", { name: "Listen", definition: flow }, "mutation");
+  const { id } = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: "Listen", definition: flow }, "mutation");
   await openEditor(page, id);
   await node(page, "hook").click();
-  const testUrl = `${server.url}/hooks-test/${path}`;
+  const testUrl = `${shared.server.url}/hooks-test/${path}`;
   await expect(page.getByTestId("url-test-url")).toHaveText(testUrl);
 
   // Before listening nothing is bound there.
@@ -128,7 +118,7 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   await expect(page.getByTestId("listen-waiting")).toHaveCount(0);
   // One event only: the test URL is unbound again, and nothing ran.
   expect((await curl(testUrl, {})).status).toBe(404);
-  expect((await trpc<{ runs: unknown[] }>(server.url, "run.list", { flowId: id })).runs).toEqual([]);
+  expect((await trpc<{ runs: unknown[] }>(shared.server.url, "run.list", { flowId: id })).runs).toEqual([]);
 
   await page.getByRole("button", { name: "Use as sample payload" }).click();
   await expect(page.getByTestId("sample-pinned")).toBeVisible();
@@ -138,7 +128,7 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   // Run saves first, then sends the pinned payload: the Set node computes from the captured body.
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
-  const saved = await trpc<{ version: { definition: { nodes: { id: string; config: Record<string, unknown> }[] } } }>(server.url, "flow.get", { id });
+  const saved = await trpc<{ version: { definition: { nodes: { id: string; config: Record<string, unknown> }[] } } }>(shared.server.url, "flow.get", { id });
   expect(saved.version.definition.nodes[0]?.config.samplePayload).toMatchObject({ method: "POST", body: { name: "Linus", n: 5 } });
   await node(page, "set").click();
   await expect(page.getByTestId("node-run-output-main")).toContainText('greeting: "Hello Linus"');
@@ -148,14 +138,14 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
 
 test("the flows list shows trigger health and the last run of active flows only", async ({ page }, testInfo) => {
   const path = `list/${testInfo.testId}`;
-  const active = await trpc<{ id: string }>(server.url, "flow.create", { name: `Health active ${testInfo.testId}`, definition: hookFlow(path) }, "mutation");
-  await trpc(server.url, "flow.setActive", { id: active.id, active: true }, "mutation");
-  const idle = await trpc<{ id: string }>(server.url, "flow.create", { name: `Health idle ${testInfo.testId}`, definition: hookFlow(`${path}-idle`) }, "mutation");
-  expect((await curl(`${server.url}/hooks/${path}`, { name: "Edsger", n: 0 })).status).toBe(201);
-  const [last] = (await trpc<{ runs: { id: string }[] }>(server.url, "run.list", { flowId: active.id, limit: 1 })).runs;
+  const active = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: `Health active ${testInfo.testId}`, definition: hookFlow(path) }, "mutation");
+  await trpc(shared.server.url, "flow.setActive", { id: active.id, active: true }, "mutation");
+  const idle = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: `Health idle ${testInfo.testId}`, definition: hookFlow(`${path}-idle`) }, "mutation");
+  expect((await curl(`${shared.server.url}/hooks/${path}`, { name: "Edsger", n: 0 })).status).toBe(201);
+  const [last] = (await trpc<{ runs: { id: string }[] }>(shared.server.url, "run.list", { flowId: active.id, limit: 1 })).runs;
 
-  await useSession(page, server.url);
-  await page.goto(`${server.url}/flows`);
+  await useSession(page, shared.server.url);
+  await page.goto(`${shared.server.url}/flows`);
   const row = page.getByTestId("flow-row").filter({ hasText: `Health active ${testInfo.testId}` });
   await expect(row.getByTestId("trigger-health")).toHaveText("listening");
   await expect(row.getByTestId("trigger-health")).toHaveAttribute("title", /last event/);
@@ -173,5 +163,5 @@ test("the flows list shows trigger health and the last run of active flows only"
   await expect(row.getByRole("checkbox")).not.toBeChecked();
   await expect(row.getByTestId("trigger-health")).toHaveCount(0);
   await expect(row.getByTestId("last-run")).toHaveCount(0);
-  expect((await trpc<{ flow: { active: boolean } }>(server.url, "flow.get", { id: active.id })).flow.active).toBe(false);
+  expect((await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id: active.id })).flow.active).toBe(false);
 });

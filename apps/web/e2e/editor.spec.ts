@@ -1,34 +1,24 @@
-import { rmSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { useSession } from "./support/auth";
-import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+import { trpc } from "./support/server";
+import { sharedServer } from "./support/shared-server";
 
 // One server for the file: every test makes its own flows on it.
-let server: RunningServer;
-let dir: string;
-test.describe.configure({ mode: "serial" });
+const shared = sharedServer();
 test.use({ viewport: { width: 1600, height: 900 } });
-test.beforeAll(async () => {
-  dir = tempDataDir();
-  server = await startServer(dir);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 type Definition = { nodes: { id: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } }[]; edges: { from: { node: string; port: string }; to: { node: string; port: string } }[] };
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
 
 async function createFlow(name: string, definition: unknown = { nodes: [], edges: [], settings }) {
-  return trpc<{ id: string }>(server.url, "flow.create", { name, definition }, "mutation");
+  return trpc<{ id: string }>(shared.server.url, "flow.create", { name, definition }, "mutation");
 }
-const savedDefinition = async (id: string) => (await trpc<{ version: { version: number; definition: Definition } }>(server.url, "flow.get", { id })).version;
+const savedDefinition = async (id: string) => (await trpc<{ version: { version: number; definition: Definition } }>(shared.server.url, "flow.get", { id })).version;
 const editorDefinition = (page: Page) => page.evaluate(() => (window as unknown as { __switchyardEditor: { definition(): Definition } }).__switchyardEditor.definition());
 
 async function openEditor(page: Page, id: string) {
-  await useSession(page, server.url);
-  await page.goto(`${server.url}/flows/${id}`);
+  await useSession(page, shared.server.url);
+  await page.goto(`${shared.server.url}/flows/${id}`);
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
 }
 
@@ -213,7 +203,7 @@ test("[2] undo/redo walks back and forth through 20 mixed edits exactly", async 
 });
 
 test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into another flow", async ({ page, context }, testInfo) => {
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
   const source = await createFlow("Copy from", chainFlow("https://example.com/copied"));
   const target = await createFlow("Paste into", { nodes: [{ id: "trigger", type: "trigger.manual", typeVersion: 1, name: "Manual", config: {}, position: { x: 0, y: 0 }, onError: "stop" }], edges: [], settings });
   await openEditor(page, source.id);
@@ -223,7 +213,7 @@ test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into ano
   await expect(page.getByTestId("selection-panel")).toContainText("3 nodes");
   await page.keyboard.press("Control+c");
 
-  await page.goto(`${server.url}/flows/${target.id}`);
+  await page.goto(`${shared.server.url}/flows/${target.id}`);
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
   await clearSelection(page);
   await page.keyboard.press("Control+v");
@@ -264,12 +254,12 @@ test("[4] an invalid configuration shows on the field and the node, and activati
   await expect(notice).toContainText('node "request" field "url"');
   await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
   await shot(page, testInfo, "activation-refused");
-  const refusal = await trpc(server.url, "flow.setActive", { id, active: true }, "mutation").then(() => "accepted", (e: Error) => e.message);
+  const refusal = await trpc(shared.server.url, "flow.setActive", { id, active: true }, "mutation").then(() => "accepted", (e: Error) => e.message);
   expect(refusal).toContain("(400)");
   expect(refusal).toContain("BAD_REQUEST");
   expect(refusal).toContain("cannot activate: version 2 has 1 problem");
   expect(refusal).toContain("Invalid URL");
-  expect((await trpc<{ flow: { active: boolean } }>(server.url, "flow.get", { id })).flow.active).toBe(false);
+  expect((await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id })).flow.active).toBe(false);
 });
 
 test("[5] a 300-node flow opens and pans without freezing", async ({ page }, testInfo) => {
@@ -277,10 +267,10 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
   for (let i = 1; i < 300; i++) nodes.push({ id: `n${i}`, type: "flow.noop", typeVersion: 1, name: `Step ${i}`, config: {}, position: { x: (i % 15) * 300, y: Math.floor(i / 15) * 120 }, onError: "stop" });
   const edges = nodes.slice(1).map((n, i) => ({ from: { node: nodes[i]!.id, port: "main" }, to: { node: n.id, port: "main" } }));
   const { id } = await createFlow("Three hundred", { nodes, edges, settings });
-  await useSession(page, server.url);
+  await useSession(page, shared.server.url);
 
   const started = Date.now();
-  await page.goto(`${server.url}/flows/${id}`);
+  await page.goto(`${shared.server.url}/flows/${id}`);
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true", { timeout: 30_000 });
   await expect(node(page, "trigger")).toBeVisible();
   // Interactive = the page answers an animation frame after the canvas is up.
@@ -370,7 +360,7 @@ test("trigger panels show the webhook URLs, the e-mail address and the next cron
     edges: [],
     settings,
   });
-  const info = await trpc<{ baseUrl: string; smtp: { domain: string } }>(server.url, "system.info");
+  const info = await trpc<{ baseUrl: string; smtp: { domain: string } }>(shared.server.url, "system.info");
   const mail = await createFlow("Mail", trigger("trigger.email", { localPart: "invoices" }));
   await openEditor(page, mail.id);
   await node(page, "t").click();

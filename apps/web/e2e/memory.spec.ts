@@ -1,25 +1,16 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { useSession } from "./support/auth";
-import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+import { trpc } from "./support/server";
+import { sharedServer } from "./support/shared-server";
 
-let server: RunningServer;
-let dir: string;
-test.describe.configure({ mode: "serial" });
+const shared = sharedServer();
 test.use({ viewport: { width: 1400, height: 1000 } });
-test.beforeAll(async () => {
-  dir = tempDataDir();
-  server = await startServer(dir);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test("a person adds, finds, edits around, imports and deletes memory", async ({ page }) => {
-  await useSession(page, server.url);
-  await page.goto(`${server.url}/memory`);
+  await useSession(page, shared.server.url);
+  await page.goto(`${shared.server.url}/memory`);
   await expect(page.getByRole("heading", { name: "Memory is empty" })).toBeVisible();
 
   // Add an item.
@@ -48,11 +39,11 @@ test("a person adds, finds, edits around, imports and deletes memory", async ({ 
   await page.locator("#memory-doc-text").fill("# Maya Lin\nOwner of Lumen Print Co. Prefers short e-mails.");
   await page.getByRole("button", { name: "Save PROFILE.md" }).click();
   await expect(page.getByRole("status")).toContainText("Saved at");
-  const docs = await trpc<{ profile: string }>(server.url, "memory.documents");
+  const docs = await trpc<{ profile: string }>(shared.server.url, "memory.documents");
   expect(docs.profile).toBe("# Maya Lin\nOwner of Lumen Print Co. Prefers short e-mails.");
 
   // Import a small markdown file; progress reaches 100 %.
-  const file = path.join(dir, "courier.md");
+  const file = path.join(shared.dir, "courier.md");
   writeFileSync(file, "---\ntags: [shipping]\n---\n# Courier pickups\nThe courier collects parcels at 4pm on weekdays.\n");
   const importer = page.getByRole("region", { name: "Import", exact: true });
   await importer.getByLabel("File", { exact: true }).setInputFiles(file);
@@ -64,7 +55,7 @@ test("a person adds, finds, edits around, imports and deletes memory", async ({ 
   await expect(items.getByTestId("memory-source").first()).toHaveText("upload:courier.md");
 
   // An unsupported file is refused where it was chosen.
-  const bad = path.join(dir, "photo.png");
+  const bad = path.join(shared.dir, "photo.png");
   writeFileSync(bad, "not really a png");
   await importer.getByLabel("File", { exact: true }).setInputFiles(bad);
   await importer.getByRole("button", { name: "Import" }).click();
@@ -74,6 +65,6 @@ test("a person adds, finds, edits around, imports and deletes memory", async ({ 
   page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Delete Refund approvals" }).click();
   await expect(items.getByTestId("memory-item-key")).toHaveText(["Courier pickups"]);
-  const left = await trpc<{ total: number; items: { key: string }[] }>(server.url, "memory.list", {});
+  const left = await trpc<{ total: number; items: { key: string }[] }>(shared.server.url, "memory.list", {});
   expect(left.items.map((i) => i.key)).toEqual(["Courier pickups"]);
 });
