@@ -1,3 +1,4 @@
+export * from "./agent-session";
 export * from "./boundary";
 export * from "./channels";
 export * from "./permission";

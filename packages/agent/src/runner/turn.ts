@@ -10,8 +10,8 @@ import { dispatchToolCall } from "../loop/tool-dispatch";
 import { createDelegateTools } from "../loop/delegate-tools";
 import type { AgentTurnTrace, LlmCallTrace, ToolCallTrace, TraceSink } from "../loop/trace";
 import { redactTrace } from "../loop/trace";
-import { minPermission } from "../policy/permission";
-import { buildSession, ceilingForChannel, snapshotSession, type ToolPolicySession } from "../policy/session";
+import { agentSession } from "../policy/agent-session";
+import { snapshotSession, type ToolPolicySession } from "../policy/session";
 import { renderHandoff } from "../prompt/handoff";
 import { buildSystemPrompt } from "../prompt/system-prompt";
 import { capChars } from "../text/cap-chars";
@@ -201,31 +201,8 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
   }
 }
 
-/**
- * Capabilities = every registered tool plus this agent's delegates; visible = `[tools] named`
- * (+ delegates). `named = []` means no tools at all. A read_only sandbox narrows the channel ceiling.
- */
-function sessionFor(
-  env: TurnEnvironment,
-  def: AgentDefinition,
-  channel: string,
-  delegates: Tool[],
-): ToolPolicySession {
-  let ceiling = ceilingForChannel(env.channelCeilings, channel);
-  if (def.sandboxMode === "read_only") ceiling = minPermission(ceiling, "read_only");
-  const ceilings = { [channel]: ceiling };
-  const delegateNames = delegates.map((d) => d.name);
-  if (def.tools === "all")
-    return buildSession(def.id, channel, "flow", ceilings, [...env.tools, ...delegates], []);
-  if (def.tools.length === 0) return buildSession(def.id, channel, "flow", ceilings, delegates, []);
-  return buildSession(
-    def.id,
-    channel,
-    "flow",
-    ceilings,
-    [...env.tools, ...delegates],
-    [...def.tools, ...delegateNames],
-  );
+function sessionFor(env: TurnEnvironment, def: AgentDefinition, channel: string, delegates: Tool[]): ToolPolicySession {
+  return agentSession({ def, channel, ceilings: env.channelCeilings, tools: env.tools, delegates }).session;
 }
 
 /** omit_memory_context = false: one memory_recall on the task, only when the policy allows it. */

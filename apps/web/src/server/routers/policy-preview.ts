@@ -1,10 +1,8 @@
 import {
   type AgentDefinition,
+  agentSession,
   BUILTIN_TOOL_CATALOG,
-  buildSession,
-  ceilingForChannel,
   DEFAULT_CHANNEL_CEILINGS,
-  minPermission,
   PERMISSION_LEVELS,
   type PolicedTool,
   renderToolPolicyBoundary,
@@ -58,10 +56,9 @@ export interface PolicyPreview {
 }
 
 /**
- * The session an agent turn would get on this channel. Mirrors the runner's own construction: the
- * registered tools (the built-in catalogue) plus one read_only delegate per allowed sub-agent,
- * visible = `[tools] named` + delegates, and a read_only sandbox narrowing the channel ceiling.
- * A test compares it with the policy snapshot the real runner records in its trace.
+ * The session an agent turn would get on this channel, built by the runner's own `agentSession` from the
+ * built-in tool catalogue plus one read_only delegate per allowed sub-agent. A test compares it with the
+ * policy snapshot the real runner records in its trace.
  */
 export function previewPolicy(
   def: AgentDefinition,
@@ -69,24 +66,17 @@ export function previewPolicy(
   channel: string,
   ceilings: Readonly<Record<string, string>>,
 ): PolicyPreview {
-  const channelCeiling = ceilingForChannel(ceilings, channel);
-  const ceiling =
-    def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
   const delegates: PolicedTool[] = def.subagents.flatMap((id) => {
     const child = definitions.get(id);
     return child ? [{ name: child.delegateName, permission: "read_only" as const }] : [];
   });
-  const single = { [channel]: ceiling };
-  const tools: PolicedTool[] = [...BUILTIN_TOOL_CATALOG, ...delegates];
-  const session =
-    def.tools === "all"
-      ? buildSession(def.id, channel, "flow", single, tools, [])
-      : def.tools.length === 0
-        ? buildSession(def.id, channel, "flow", single, delegates, [])
-        : buildSession(def.id, channel, "flow", single, tools, [
-            ...def.tools,
-            ...delegates.map((d) => d.name),
-          ]);
+  const { session, channelCeiling, ceiling } = agentSession({
+    def,
+    channel,
+    ceilings,
+    tools: BUILTIN_TOOL_CATALOG,
+    delegates,
+  });
   return {
     agentId: def.id,
     channel,

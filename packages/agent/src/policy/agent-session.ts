@@ -1,0 +1,36 @@
+import type { AgentDefinition } from "../definitions/schema";
+import { minPermission, type PermissionLevel } from "./permission";
+import { buildSession, ceilingForChannel, type PolicedTool, type ToolPolicySession } from "./session";
+
+/**
+ * The policy session of one agent turn: capabilities = every registered tool plus the agent's delegates;
+ * visible = `[tools] named` (+ delegates), where `named = []` means no tools at all; a read_only sandbox
+ * narrows the channel's ceiling. The runner and the settings preview both build sessions here.
+ */
+export function agentSession(o: {
+  def: AgentDefinition;
+  channel: string;
+  ceilings: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+  tools: readonly PolicedTool[];
+  delegates: readonly PolicedTool[];
+}): { session: ToolPolicySession; channelCeiling: PermissionLevel; ceiling: PermissionLevel } {
+  const channelCeiling = ceilingForChannel(o.ceilings, o.channel);
+  const ceiling =
+    o.def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
+  const single = { [o.channel]: ceiling };
+  const { def, channel } = o;
+  const session =
+    def.tools === "all"
+      ? buildSession(def.id, channel, "flow", single, [...o.tools, ...o.delegates], [])
+      : def.tools.length === 0
+        ? buildSession(def.id, channel, "flow", single, [...o.delegates], [])
+        : buildSession(
+            def.id,
+            channel,
+            "flow",
+            single,
+            [...o.tools, ...o.delegates],
+            [...def.tools, ...o.delegates.map((d) => d.name)],
+          );
+  return { session, channelCeiling, ceiling };
+}
