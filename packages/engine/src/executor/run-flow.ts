@@ -52,6 +52,11 @@ export interface RunFlowOptions {
   validate?: ValidateOptions | false;
   /** A graph compiled earlier with `compileGraph` for this flow (skips recompiling per run). */
   graph?: FlowGraph;
+  /**
+   * Nodes with items in `flow.pinData` answer with those items (on their first port) instead of
+   * executing. Meant for runs started from the editor; triggers and API runs leave it off.
+   */
+  usePinData?: boolean;
 }
 
 const silentLog = { info() {}, warn() {}, error() {} };
@@ -107,8 +112,14 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     timers.add(t);
   };
 
-  const triggerRec = graph.triggers[0] ? persisted.get(stepIdOf(graph.triggers[0], 1)) : undefined;
-  const triggerItems: Item[] = triggerRec?.outputs.main ?? [{ json: asJson(opts.trigger) }];
+  // Step ids answered from pinned data, so their records say so.
+  const pins = opts.usePinData ? opts.flow.pinData : undefined;
+  const pinnedSteps = new Set<string>();
+  const triggerId = graph.triggers[0];
+  const triggerRec = triggerId ? persisted.get(stepIdOf(triggerId, 1)) : undefined;
+  const pinnedTrigger = triggerId && !triggerRec ? pins?.[triggerId] : undefined;
+  if (pinnedTrigger && triggerId) pinnedSteps.add(stepIdOf(triggerId, 1));
+  const triggerItems: Item[] = triggerRec?.outputs.main ?? pinnedTrigger ?? [{ json: asJson(opts.trigger) }];
   const triggerJson = triggerItems[0]?.json;
   if (triggerRec) checkpoints.delete(triggerRec.stepId);
 
@@ -172,6 +183,14 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
         });
       }
     };
+    // Pinned: answer with the stored items, no timeout, no context, no execution.
+    const pinned = pins?.[eff.nodeId];
+    if (pinned) {
+      pinnedSteps.add(key);
+      const port = def.ports[0] ?? "main";
+      queueMicrotask(() => finish({ kind: "ok", outputs: { [port]: pinned } }));
+      return;
+    }
     if (node.timeoutMs !== undefined) {
       const ms = node.timeoutMs;
       later(ms, () => {
@@ -214,6 +233,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     for (const eff of effects) {
       if (eff.type !== "record") continue;
       const rec = recordFrom(eff.step, runId, startedAt, now());
+      if (rec.status === "succeeded" && pinnedSteps.has(rec.stepId)) rec.reason = "pinned";
       const type = graph.types.get(rec.nodeId);
       if (type?.kind === "trigger" || (type as NodeDefinition | undefined)?.pure) rec.pure = true;
       const prev = persisted.get(rec.stepId);

@@ -95,7 +95,8 @@ export interface StepOutcome {
   input: Item[];
   outputs: Record<string, Item[]>;
   error?: NodeErrorInfo;
-  reason?: "disabled" | "no_input";
+  /** `pinned`: the node was not executed; its outputs are the flow's pinned data. */
+  reason?: "disabled" | "no_input" | "pinned";
   /** For `waiting`: when the wait ends. */
   resumeAt?: string;
   /** For a failed attempt that will be retried. */

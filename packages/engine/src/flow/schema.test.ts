@@ -42,6 +42,6 @@ describe("flow file format", () => {
     };
     expect(schema.required).toEqual(["nodes"]);
     expect(schema.properties.nodes?.items?.required).toEqual(["id", "type"]);
-    expect(Object.keys(schema.properties)).toEqual(["nodes", "edges", "settings", "notes"]);
+    expect(Object.keys(schema.properties)).toEqual(["nodes", "edges", "settings", "notes", "pinData"]);
   });
 });

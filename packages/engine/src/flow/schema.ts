@@ -68,11 +68,30 @@ export const StickyNote = z.object({
 });
 export type StickyNote = z.infer<typeof StickyNote>;
 
+const StoredBinaryRef = z.object({
+  id: z.string().min(1),
+  mimeType: z.string(),
+  fileName: z.string().optional(),
+  size: z.number().min(0),
+});
+
+/** One item as stored in a flow file (pinned data). */
+export const PinnedItem = z.object({
+  json: z.record(z.string(), z.unknown()),
+  binary: z.record(z.string(), StoredBinaryRef).optional(),
+});
+export type PinnedItem = z.infer<typeof PinnedItem>;
+
 export const FlowDefinition = z.object({
   nodes: z.array(FlowNode).max(5000),
   edges: z.array(FlowEdge).max(20_000).default([]),
   settings: FlowSettings.default({ timezone: "UTC", maxRunMs: 300_000, concurrency: 4 }),
   notes: z.array(StickyNote).max(1000).default([]),
+  /**
+   * Node id → items the node answers with instead of executing, while editing ("pinned data").
+   * Only runs asked to (`runFlow({ usePinData: true })`, the editor's manual runs) use them.
+   */
+  pinData: z.record(idString, z.array(PinnedItem).max(10_000)).optional(),
 });
 /** A parsed flow (defaults applied). */
 export type FlowDefinition = z.infer<typeof FlowDefinition>;
