@@ -72,6 +72,9 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       expressions,
       run: { id: run.id, flowId: run.flowId, startedAt: new Date().toISOString(), channel: run.channel },
       trigger: JSON.parse(run.payloadJson),
+      // Pinned data is an editing aid: only manual runs (the editor's Run button) use it; triggers,
+      // API calls and sub-flow calls always execute every node.
+      usePinData: run.channel === "manual",
       stepStore: d.stepStore,
       signal,
       onEvent: d.onEvent,
