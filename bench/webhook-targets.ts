@@ -107,7 +107,17 @@ export async function startNodeRed(workDir: string): Promise<Target> {
     env: { ...process.env, NODE_RED_ENABLE_PROJECTS: "false" },
   });
   // Node-RED prints its URL once the flows are started.
-  await waitForLine(child, /Started flows/, "node-red");
+  // Ready when the flow answers (its log level is warn, so there is no "started" line to wait for).
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`node-red exited (${child.exitCode}) before it was ready`);
+    const ok = await fetch(`http://127.0.0.1:${port}/w1`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error("node-red did not answer within 60 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
   return { name: `Node-RED ${NODE_RED_VERSION}`, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: stopper(child) };
 }
 
