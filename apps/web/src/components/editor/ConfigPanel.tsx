@@ -6,7 +6,7 @@ import { FormContext, type FormContextValue } from "./form/form-context";
 import { ObjectField } from "./form/CompositeFields";
 import { FlowPanel, SelectionPanel } from "./FlowPanel";
 import { NodeSettings } from "./NodeSettings";
-import { NodeRunData } from "./RunData";
+import { NodeRunData, PinnedData } from "./RunData";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
 import { TriggerInfo } from "./TriggerInfo";
@@ -83,6 +83,7 @@ function NodeConfig({ node }: { node: EditorNode }) {
 
       <TriggerInfo node={node} />
 
+      <PinnedData nodeId={node.id} />
       <NodeRunData nodeId={node.id} />
 
       {entry ? (

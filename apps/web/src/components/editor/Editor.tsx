@@ -16,6 +16,7 @@ import { isDirty, useEditor } from "./store";
 import { Toolbar } from "./Toolbar";
 import type { CatalogueEntry } from "./types";
 import { useRunFollower } from "./use-run-follower";
+import { usePinRun } from "./use-pin-run";
 import { useRunner } from "./use-runner";
 import { useShortcuts } from "./use-shortcuts";
 import { useUnsavedGuard } from "./use-unsaved-guard";
@@ -114,6 +115,8 @@ function EditorBody({ flowId }: { flowId: string }) {
   };
 
   useRunFollower(flowId);
+  const catalogueReady = useEditor((s) => s.catalogue.size > 0);
+  usePinRun(flowId, loadedFlow === flowId && catalogueReady);
   const runner = useRunner(flowId, dirty, save);
   const showHelp = useCallback(() => setDialog("help"), []);
   const commands = useMemo(() => ({ flowId, dirty, save }), [flowId, dirty, save]);

@@ -30,6 +30,7 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
   const node = data.node;
   const entry = useEditor((s) => s.catalogue.get(node.type));
   const status = useEditor((s) => s.nodeStatus[node.id]);
+  const pinned = useEditor((s) => s.doc.pinData?.[node.id] !== undefined);
   const allProblems = useEditor((s) => s.problems);
   const problems = useMemo(() => allProblems.filter((p) => p.nodeId === node.id), [allProblems, node.id]);
   const inputs = inputsOf(entry);
@@ -58,6 +59,11 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
             {entry ? entry.title : `Unknown type ${node.type}`} · {node.id}
           </div>
         </div>
+        {pinned ? (
+          <span data-testid="node-pinned" title="Output pinned: editor runs reuse it instead of executing this node" className="rounded-full bg-violet-100 px-1.5 py-0.5 text-[10px] font-medium text-violet-700 dark:bg-violet-900 dark:text-violet-200">
+            📌 pinned
+          </span>
+        ) : null}
         {status ? (
           <span data-testid="node-status" className={`rounded-full px-1.5 py-0.5 text-[10px] font-medium ${statusStyle[status]}`}>
             {status}

@@ -6,6 +6,7 @@ import { useMemo } from "react";
 import { JsonViewer } from "@/components/runs/JsonViewer";
 import { StatusBadge } from "@/components/runs/status";
 import { useTRPC } from "@/trpc/client";
+import { pinItems, pinnableItems, unpin } from "./pin-ops";
 import { useEditor } from "./store";
 
 /** Step statuses after which the stored input and output no longer change. */
@@ -85,6 +86,7 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
                 Part of this step's data was too large and is stored truncated.
               </p>
             ) : null}
+            {step.status === "succeeded" ? <PinOutputButton nodeId={nodeId} output={output} /> : null}
             <JsonViewer testId="node-run-input" label={`Input · ${count(input)}`} value={input} />
             {ports ? (
               ports.length === 0 ? (
@@ -101,5 +103,51 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
         )}
       </div>
     </details>
+  );
+}
+
+/** "Pin output": keeps this run's items of the node's first output in the flow for later editor runs. */
+function PinOutputButton({ nodeId, output }: { nodeId: string; output: unknown }) {
+  const port = useEditor((s) => s.catalogue.get(s.doc.nodes.find((n) => n.id === nodeId)?.type ?? "")?.ports[0] ?? "main");
+  const items = useMemo(() => pinnableItems(output, port), [output, port]);
+  const pinned = useEditor((s) => s.doc.pinData?.[nodeId] !== undefined);
+  if (!items) return <p className="text-xs text-slate-500">This output was stored truncated and cannot be pinned.</p>;
+  return (
+    <button
+      type="button"
+      data-testid="pin-output"
+      title="Editor runs reuse these items instead of executing this node (saved with the flow)"
+      className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+      onClick={() => {
+        const s = useEditor.getState();
+        s.edit((doc) => pinItems(doc, nodeId, items));
+        s.notify("info", `Pinned ${count(items)} of “${nodeId}”: editor runs reuse them until you unpin.`);
+      }}
+    >
+      {pinned ? "Pin this output instead" : `Pin output (${count(items)})`}
+    </button>
+  );
+}
+
+/** Shown on a pinned node's panel: what is pinned, and Unpin. */
+export function PinnedData({ nodeId }: { nodeId: string }) {
+  const items = useEditor((s) => s.doc.pinData?.[nodeId]);
+  if (!items) return null;
+  return (
+    <div data-testid="pinned-data" className="space-y-2 rounded-lg border border-violet-300 bg-violet-50 p-3 dark:border-violet-800 dark:bg-violet-950">
+      <div className="flex items-center gap-2 text-xs">
+        <span className="font-semibold text-violet-800 dark:text-violet-200">📌 Output pinned · {count(items)}</span>
+        <span className="flex-1 text-violet-700 dark:text-violet-300">Runs from the editor skip this node and use these items.</span>
+        <button
+          type="button"
+          data-testid="unpin-output"
+          className="rounded-md border border-violet-300 px-2 py-1 hover:bg-violet-100 dark:border-violet-700 dark:hover:bg-violet-900"
+          onClick={() => useEditor.getState().edit((doc) => unpin(doc, nodeId))}
+        >
+          Unpin
+        </button>
+      </div>
+      <JsonViewer testId="pinned-items" label={`Pinned · ${count(items)}`} value={items} />
+    </div>
   );
 }

@@ -29,12 +29,15 @@ export function toDoc(definition: unknown): FlowDoc {
     from: { node: e.from.node, port: e.from.port ?? "main" },
     to: { node: e.to.node, port: e.to.port ?? "main" },
   }));
-  return { nodes, edges, notes: Array.isArray(d.notes) ? d.notes : [], settings: { ...DEFAULT_SETTINGS, ...d.settings } };
+  const doc: FlowDoc = { nodes, edges, notes: Array.isArray(d.notes) ? d.notes : [], settings: { ...DEFAULT_SETTINGS, ...d.settings } };
+  if (d.pinData && typeof d.pinData === "object" && Object.keys(d.pinData).length > 0) doc.pinData = d.pinData;
+  return doc;
 }
 
-/** What flow.save stores. */
+/** What flow.save stores (pinData only when something is pinned, so unpinned flows keep their shape). */
 export function toDefinition(doc: FlowDoc) {
-  return { nodes: doc.nodes, edges: doc.edges, settings: doc.settings, notes: doc.notes };
+  const def = { nodes: doc.nodes, edges: doc.edges, settings: doc.settings, notes: doc.notes };
+  return doc.pinData && Object.keys(doc.pinData).length > 0 ? { ...def, pinData: doc.pinData } : def;
 }
 
 export function outputsOf(node: EditorNode, entry: CatalogueEntry | undefined): string[] {
@@ -119,8 +122,12 @@ export function addNode(
 }
 
 export function removeElements(doc: FlowDoc, nodeIds: ReadonlySet<string>, edgeKeys: ReadonlySet<string>, noteIds: ReadonlySet<string>): FlowDoc {
+  // A deleted node's pin goes with it (a new node reusing the id must not inherit it).
+  const pins = doc.pinData ? Object.entries(doc.pinData).filter(([id]) => !nodeIds.has(id)) : [];
+  const { pinData: _old, ...rest } = doc;
   return {
-    ...doc,
+    ...rest,
+    ...(pins.length ? { pinData: Object.fromEntries(pins) } : {}),
     nodes: doc.nodes.filter((n) => !nodeIds.has(n.id)),
     edges: doc.edges.filter((e) => !edgeKeys.has(edgeKey(e)) && !nodeIds.has(e.from.node) && !nodeIds.has(e.to.node)),
     notes: doc.notes.filter((n) => !noteIds.has(n.id)),
@@ -191,8 +198,10 @@ export function renameNodeId(doc: FlowDoc, from: string, to: string): FlowDoc | 
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(to)) return "Use letters, digits and _ (not starting with a digit), so expressions can say nodes.<id>.";
   if (to !== from && doc.nodes.some((n) => n.id === to)) return `Another node already has the id “${to}”.`;
   const end = (e: { node: string; port: string }) => (e.node === from ? { ...e, node: to } : e);
+  const pins = doc.pinData ? Object.fromEntries(Object.entries(doc.pinData).map(([id, items]) => [id === from ? to : id, items])) : undefined;
   return {
     ...doc,
+    ...(pins ? { pinData: pins } : {}),
     nodes: doc.nodes.map((n) => (n.id === from ? { ...n, id: to } : n)),
     edges: doc.edges.map((e) => ({ ...e, from: end(e.from), to: end(e.to) })),
   };

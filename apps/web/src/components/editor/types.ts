@@ -45,12 +45,20 @@ export interface FlowSettings {
   errorFlowId?: string;
 }
 
+/** One item of pinned data (the engine's PinnedItem). */
+export interface PinnedItem {
+  json: Record<string, unknown>;
+  binary?: Record<string, unknown>;
+}
+
 /** One snapshot of the document; the undo history is a list of these. */
 export interface FlowDoc {
   nodes: EditorNode[];
   edges: EditorEdge[];
   notes: EditorNote[];
   settings: FlowSettings;
+  /** Node id → items the node answers with in editor runs instead of executing. */
+  pinData?: Record<string, PinnedItem[]>;
 }
 
 /** A problem reported by the engine's validateFlow. */

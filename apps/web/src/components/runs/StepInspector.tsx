@@ -119,7 +119,11 @@ export function StepInspector({
           ) : null}
         </span>
       </div>
-      {s.reason ? (
+      {s.reason === "pinned" ? (
+        <p data-testid="step-pinned" className="text-xs text-violet-700 dark:text-violet-300">
+          Pinned: not executed; the output is the flow's pinned data (editor runs only).
+        </p>
+      ) : s.reason ? (
         <p className="text-xs text-slate-500">
           Skipped:{" "}
           {s.reason === "no_input" ? "no input reached this node (branch not taken)" : "node disabled"}
