@@ -1,20 +1,9 @@
 import type { EventEmitter } from "node:events";
 import type { RunProgressEvent } from "@switchyard/engine";
+import type { LiveFinished } from "@/components/runs/trace-model";
 
-/** A step as the live view needs it; the same fields as a stored step summary. */
-export interface LiveStep {
-  nodeId: string;
-  visit: number;
-  attempt: number;
-  status: string;
-  port: string | null;
-  reason: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  retryAt: string | null;
-  startedAt: string;
-  endedAt: string;
-}
+/** A step as the live view needs it: the trace view's own finished-step shape. */
+export type LiveStep = LiveFinished;
 
 export interface LiveStart {
   nodeId: string;
