@@ -31,13 +31,26 @@ async function dropFromPalette(page: Page, type: string, x: number, y: number) {
 
 /** Connects two handles with the mouse, as a person does. */
 async function connectHandles(page: Page, from: string, fromPort: string, to: string, toPort = "main") {
-  const a = await node(page, from).locator(`.react-flow__handle.source[data-handleid='${fromPort}']`).boundingBox();
-  const b = await node(page, to).locator(`.react-flow__handle.target[data-handleid='${toPort}']`).boundingBox();
-  if (!a || !b) throw new Error(`handle not found: ${from}.${fromPort} → ${to}.${toPort}`);
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
-  await page.mouse.up();
+  const edgeCount = async () => (await editorDefinition(page)).edges.length;
+  const before = await edgeCount();
+  // A drag that starts while React Flow is still re-measuring a just-added node can be lost: try twice.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const a = await node(page, from).locator(`.react-flow__handle.source[data-handleid='${fromPort}']`).boundingBox();
+    const b = await node(page, to).locator(`.react-flow__handle.target[data-handleid='${toPort}']`).boundingBox();
+    if (!a || !b) throw new Error(`handle not found: ${from}.${fromPort} → ${to}.${toPort}`);
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 6, a.y + a.height / 2 + 6, { steps: 3 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.move(b.x + b.width / 2 + 1, b.y + b.height / 2, { steps: 2 });
+    await page.mouse.up();
+    const connected = await expect
+      .poll(edgeCount, { timeout: 2_000 })
+      .toBeGreaterThan(before)
+      .then(() => true)
+      .catch(() => false);
+    if (connected) return;
+  }
 }
 
 /** Drags from an output handle onto another node's body (used for refused connections). */
