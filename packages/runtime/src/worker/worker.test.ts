@@ -22,6 +22,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 const log = createLogger("silent");
+const rowCount = (status: string) =>
+  (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = ?`).get(status) as { n: number }).n;
 const rowOf = (id: string) => db.prepare(`SELECT status, errorCode, errorMessage FROM "Run" WHERE id = ?`).get(id);
 
 describe("worker", () => {
@@ -90,5 +92,22 @@ describe("worker", () => {
     await w.stop();
     expect(sawAbort).toBe(true);
     expect(rowOf(id)).toMatchObject({ status: "cancelled" });
+  });
+
+  it("keeps new inline admissions behind runs it had to queue, until a claim finds the queue drained", async () => {
+    const queue = createSqliteRunQueue(db);
+    const w = createWorker({ queue, log, pollMs: 20, concurrency: 2, execute: async () => ({ status: "succeeded" }) });
+    w.start();
+    expect(w.tryReserve()).toBe(true);
+    w.releaseReserved();
+    // A run was queued (say the worker was full a moment ago): even with a free slot, nobody skips it.
+    await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "webhook", payloadJson: "{}" });
+    w.noteQueued();
+    expect(w.tryReserve()).toBe(false);
+    while (rowCount("succeeded") < 1) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 60)); // a poll's claim finds nothing left
+    expect(w.tryReserve()).toBe(true);
+    w.releaseReserved();
+    await w.stop();
   });
 });

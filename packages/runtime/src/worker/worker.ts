@@ -32,11 +32,14 @@ export interface WorkerOptions {
  */
 export function createWorker(o: WorkerOptions) {
   const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const concurrency = o.concurrency ?? 8;
+  // Runs mostly wait on I/O; 32 in flight keeps a 2-core box busy without queueing webhook bursts.
+  const concurrency = o.concurrency ?? 32;
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 250;
   const inFlight = new Map<string, AbortController>();
   let reserved = 0;
+  // Runs this process admitted to the queue and not yet claimed: while any wait, new runs queue behind them.
+  let backlog = 0;
   let timer: NodeJS.Timeout | undefined;
   let beatTimer: NodeJS.Timeout | undefined;
   let running = false;
@@ -98,6 +101,7 @@ export function createWorker(o: WorkerOptions) {
       const room = concurrency - inFlight.size - reserved;
       if (room > 0) {
         const runs = o.queue.claim({ workerId, max: room, leaseMs, perFlowLimit: o.perFlowLimit });
+        backlog = runs.length < room ? 0 : Math.max(0, backlog - runs.length);
         for (const run of runs) void runOne(run);
       }
     } catch (err) {
@@ -126,9 +130,16 @@ export function createWorker(o: WorkerOptions) {
     },
     /** Wakes the worker right after an admission instead of waiting for the next poll. */
     kick: () => void pump(),
-    /** Takes a slot for a run admitted straight into this worker (skipping the claim); false when full. */
+    /** This process queued a run (no free slot): later admissions wait behind it. */
+    noteQueued() {
+      backlog++;
+    },
+    /**
+     * Takes a slot for a run admitted straight into this worker (skipping the claim); false when full or
+     * when queued runs are waiting (they go first: FIFO, and no starved tail latency).
+     */
     tryReserve(): boolean {
-      if (!running || inFlight.size + reserved >= concurrency) return false;
+      if (!running || backlog > 0 || inFlight.size + reserved >= concurrency) return false;
       reserved++;
       return true;
     },

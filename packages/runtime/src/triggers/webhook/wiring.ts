@@ -75,7 +75,10 @@ export function createWebhookAdmission(o: {
       else {
         if (inline) o.worker.releaseReserved();
         if (admission.duplicate) o.responses.forget(id);
-        else o.worker.kick();
+        else {
+          o.worker.noteQueued();
+          o.worker.kick();
+        }
       }
       o.triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
       return { runId: admission.id, duplicate: admission.duplicate };
