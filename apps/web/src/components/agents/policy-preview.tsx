@@ -1,17 +1,7 @@
+import type { PolicyPreview } from "@/server/routers/policy-preview";
+
 /** What one agent may do on one channel: the tool sets of its policy session and the prompt boundary. */
-export interface PolicyPreviewData {
-  agentId: string;
-  channel: string;
-  allowedPermission: string;
-  riskLevel: string;
-  channelCeiling: string;
-  narrowedBySandbox: boolean;
-  allowed: string[];
-  hidden: string[];
-  denied: string[];
-  decisions: { tool: string; action: string; reason: string }[];
-  boundary: string;
-}
+export type PolicyPreviewData = PolicyPreview;
 
 const columns = [
   { key: "allowed", title: "Allowed", tone: "text-emerald-700 dark:text-emerald-300", empty: "nothing" },

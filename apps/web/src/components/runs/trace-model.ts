@@ -240,19 +240,10 @@ function emptyStep(nodeId: string): StepSummary {
 }
 
 /** A step the live stream reported finished, as a summary (no row id yet: the store may still buffer it). */
-export interface LiveFinished {
-  nodeId: string;
-  visit: number;
-  attempt: number;
-  status: string;
-  port: string | null;
-  reason: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  retryAt: string | null;
+export type LiveFinished = Omit<StepSummary, "id" | "stepId" | "startedAt" | "endedAt" | "durationMs"> & {
   startedAt: string;
   endedAt: string;
-}
+};
 
 /** Stored steps plus streamed ones the store has not written yet, in time order after the stored ones. */
 export function mergeLiveSteps(stored: StepSummary[], streamed: LiveFinished[]): StepSummary[] {
