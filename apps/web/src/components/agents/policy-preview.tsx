@@ -1,7 +1,7 @@
-import type { PolicyPreview } from "@/server/routers/policy-preview";
+import type { PolicyPreview as PolicyPreviewResult } from "@/server/routers/policy-preview";
 
 /** What one agent may do on one channel: the tool sets of its policy session and the prompt boundary. */
-export type PolicyPreviewData = PolicyPreview;
+export type PolicyPreviewData = PolicyPreviewResult;
 
 const columns = [
   { key: "allowed", title: "Allowed", tone: "text-emerald-700 dark:text-emerald-300", empty: "nothing" },
