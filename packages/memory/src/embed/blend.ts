@@ -16,6 +16,8 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
   for (const p of parts) if (!(p.weight > 0)) throw new RangeError(`weight of ${p.embedder.id} must be > 0`);
   const dimensions = parts.reduce((s, p) => s + p.embedder.dimensions, 0);
   const scales = parts.map((p) => Math.sqrt(p.weight));
+  const judges = parts.filter((p) => p.embedder.relevance !== undefined);
+  const judgeWeight = judges.reduce((s, p) => s + p.weight, 0);
 
   const concat = (vectors: Float32Array[]): Float32Array => {
     const out = new Float32Array(dimensions);
@@ -43,5 +45,12 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
       );
       return concat(vs);
     },
+    // Parts that can judge relevance word by word do so; their scores are averaged by weight.
+    ...(judges.length > 0 && {
+      async relevance(query, texts, wordWeight) {
+        const perPart = await Promise.all(judges.map((p) => p.embedder.relevance!(query, texts, wordWeight)));
+        return texts.map((_, t) => perPart.reduce((s, scores, j) => s + scores[t]! * judges[j]!.weight, 0) / judgeWeight);
+      },
+    }),
   };
 }

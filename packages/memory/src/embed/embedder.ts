@@ -9,6 +9,12 @@ export interface Embedder {
    * `wordWeight` (the store passes an IDF from its full-text index so rare words count more).
    */
   embedQuery?(text: string, wordWeight: (word: string) => number): Promise<Float32Array>;
+  /**
+   * Optional, for embedders built from word vectors: relevance of each text to the query (0..1),
+   * judged word by word (late interaction) rather than by one cosine of averaged vectors. The reader
+   * uses it to re-rank a candidate pool; it never touches stored vectors.
+   */
+  relevance?(query: string, texts: string[], wordWeight: (word: string) => number): Promise<number[]>;
 }
 
 /** Scales `v` to unit length in place (a zero vector stays zero) and returns it. */

@@ -1,5 +1,6 @@
 import { type Embedder, l2normalize } from "./embedder";
 import { contentWords } from "./text";
+import { createWordMatcher, type WordMatchOptions } from "./word-match";
 import { loadWordVectors, type WordVectors } from "./word-vector-asset";
 
 export interface WordVectorEmbedderOptions {
@@ -13,6 +14,8 @@ export interface WordVectorEmbedderOptions {
   sifA?: number;
   /** Scale every word vector to unit length before averaging (GloVe norms grow with frequency). */
   unitWords?: boolean;
+  /** Settings of the word-by-word relevance used to re-rank candidates (see word-match.ts). */
+  match?: WordMatchOptions;
 }
 
 /**
@@ -36,6 +39,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     }
     return table;
   };
+
+  const matcher = createWordMatcher(load, options.match);
 
   // Plural or third-person forms missing from the vocabulary fall back to the bare word.
   const rowOf = (t: WordVectors, word: string): number | undefined =>
@@ -66,5 +71,6 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     dimensions: DIMS,
     embed: async (texts) => texts.map((t) => embedOne(t)),
     embedQuery: async (text, wordWeight) => embedOne(text, wordWeight),
+    relevance: async (query, texts, wordWeight) => matcher(query, texts, wordWeight),
   };
 }

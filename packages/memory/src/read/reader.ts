@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { Embedder } from "../embed/embedder";
 import type { Flavour } from "../flavours";
 import { facetDoc, MEMORY_DOC, PROFILE_DOC, readDocument } from "../store/documents";
-import { type ItemRow, toItem } from "../store/rows";
+import { embeddingText, type ItemRow, toItem } from "../store/rows";
 import { createVectorSearch, type VectorBackend } from "../store/vectors";
 import { DEFAULT_NAMESPACE, type MemoryItem, type MemoryKind, type SearchHit, type SearchMode } from "../types";
 import { reciprocalRankFusion } from "./fusion";
@@ -80,14 +80,29 @@ export function createMemoryReader(
   };
 
   // null means "semantic search unavailable" (embedder failed), as opposed to "nothing similar".
-  const semantic = async (query: string, namespace: string, k: number) => {
+  const semantic = async (query: string, namespace: string, k: number, idf = createIdf(db)) => {
     try {
-      const q = embedder.embedQuery
-        ? await embedder.embedQuery(query, createIdf(db))
-        : (await embedder.embed([query]))[0]!;
+      const q = embedder.embedQuery ? await embedder.embedQuery(query, idf) : (await embedder.embed([query]))[0]!;
       return vectorSearch(q, namespace, k);
     } catch (err) {
       log(`memory: query embedding failed (${(err as Error).message}); using lexical search only`);
+      return null;
+    }
+  };
+
+  // Re-orders a candidate pool by the embedder's word-by-word relevance (most relevant first, items
+  // with no related word dropped); null when the embedder cannot judge relevance or failed to.
+  const rerank = async (query: string, rows: Map<number, MemoryItem>, seqs: number[], idf: (w: string) => number) => {
+    if (!embedder.relevance || seqs.length === 0) return null;
+    const pool = seqs.filter((seq) => rows.has(seq));
+    try {
+      const scores = await embedder.relevance(query, pool.map((seq) => embeddingText(rows.get(seq)!)), idf);
+      return pool
+        .map((seq, i) => ({ seq, score: scores[i]! }))
+        .filter((r) => r.score > 0)
+        .sort((a, b) => b.score - a.score);
+    } catch (err) {
+      log(`memory: re-ranking failed (${(err as Error).message}); using vector order`);
       return null;
     }
   };
@@ -122,25 +137,28 @@ export function createMemoryReader(
       const mode = opts.mode ?? "balanced";
       const limit = opts.limit ?? 10;
       if (mode === "lexical") return lexicalHits(query, opts.namespace, limit);
-      const depth = mode === "semantic" ? limit : candidateDepth(limit);
-      const sem = await semantic(query, opts.namespace, depth);
+      const depth = candidateDepth(limit);
+      const idf = createIdf(db);
+      const sem = await semantic(query, opts.namespace, depth, idf);
+      const lex = mode === "balanced" ? lexical(query, opts.namespace, depth) : [];
+      // Candidates from both indexes; semantic order is then re-judged word by word where possible.
+      const pool = [...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq)])];
+      const rows = loadRows(pool);
+      const reranked = sem === null ? null : await rerank(query, rows, pool, idf);
+      const semanticList = reranked ?? (sem ?? []).map((m) => ({ seq: m.seq, score: Math.max(0, m.similarity) }));
       if (mode === "semantic") {
-        const hits = sem ?? [];
-        const rows = loadRows(hits.map((m) => m.seq));
-        return hits.flatMap((m, i) => {
+        return semanticList.slice(0, limit).flatMap((m, i) => {
           const item = rows.get(m.seq);
-          return item ? [{ item, score: Math.max(0, m.similarity), semanticRank: i + 1 }] : [];
+          return item ? [{ item, score: m.score, semanticRank: i + 1 }] : [];
         });
       }
-      const lex = lexical(query, opts.namespace, depth);
       const fused = reciprocalRankFusion(
         [
           { seqs: lex.map((m) => m.seq), weight: lexicalWeight },
-          { seqs: (sem ?? []).map((m) => m.seq), weight: semanticWeight },
+          { seqs: semanticList.map((m) => m.seq), weight: semanticWeight },
         ],
         fusionK,
       ).slice(0, limit);
-      const rows = loadRows(fused.map((f) => f.seq));
       return fused.flatMap((f) => {
         const item = rows.get(f.seq);
         if (!item) return [];

@@ -1,0 +1,92 @@
+import { contentWords, stem } from "./text";
+import type { WordVectors } from "./word-vector-asset";
+
+export interface WordMatchOptions {
+  /** Word-to-word cosines below this count as no match (noise floor of static word vectors). */
+  minSimilarity?: number;
+  /** Cosines are raised to this power before averaging: > 1 favours close matches over loose ones. */
+  power?: number;
+}
+
+/** Scores each text against one query: 0..1, higher is more relevant. */
+export type WordMatcher = (query: string, texts: string[], wordWeight?: (word: string) => number) => number[];
+
+// Long transcripts are cut here: enough words to judge relevance, bounded cost per candidate.
+const MAX_TEXT_WORDS = 2000;
+// A query fragment this long that starts a text word counts as that word ("laminat" → "laminator").
+const MIN_PREFIX = 4;
+
+/**
+ * Late-interaction relevance with static word vectors (soft term matching, in the spirit of the
+ * soft cosine measure and BERTScore recall): every query word takes its best match among the text's
+ * words — 1 for the same stem or a partial word the text word starts with, otherwise the cosine of
+ * the two word vectors — and the score is the weighted mean over query words (weights: IDF from the
+ * store). Unlike one averaged sentence vector it does not blur a text's many topics together, so
+ * "giving money back" can align with "refund" in a long note. Cost: O(query words × text words),
+ * which is why it re-ranks a candidate pool instead of scanning the store.
+ */
+export function createWordMatcher(table: () => WordVectors, options: WordMatchOptions = {}): WordMatcher {
+  const minSimilarity = options.minSimilarity ?? 0;
+  const power = options.power ?? 1;
+  const unitRows = new Map<number, Float32Array>();
+
+  const unit = (t: WordVectors, row: number): Float32Array => {
+    let v = unitRows.get(row);
+    if (v === undefined) {
+      v = new Float32Array(t.dims);
+      let sq = 0;
+      for (let d = 0; d < t.dims; d++) {
+        const x = t.vectors[row * t.dims + d]!;
+        v[d] = x;
+        sq += x * x;
+      }
+      const inv = sq > 0 ? 1 / Math.sqrt(sq) : 0;
+      for (let d = 0; d < t.dims; d++) v[d]! *= inv;
+      unitRows.set(row, v);
+    }
+    return v;
+  };
+  // Same lookup as the word-vector embedder: a plural missing from the vocabulary uses the bare word.
+  const rowOf = (t: WordVectors, word: string): number | undefined =>
+    t.index.get(word) ?? (word.length > 3 && word.endsWith("s") ? t.index.get(word.slice(0, -1)) : undefined);
+
+  return (query, texts, wordWeight) => {
+    const t = table();
+    const qs = [...new Set(contentWords(query))].map((w) => {
+      const row = rowOf(t, w);
+      return { word: w, stem: stem(w), weight: wordWeight ? wordWeight(w) : 1, vec: row === undefined ? null : unit(t, row) };
+    });
+    const total = qs.reduce((s, q) => s + q.weight, 0);
+    if (qs.length === 0 || total <= 0) return texts.map(() => 0);
+
+    return texts.map((text) => {
+      const best = new Float64Array(qs.length);
+      const seen = new Set<string>();
+      for (const w of contentWords(text).slice(0, MAX_TEXT_WORDS)) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        const s = stem(w);
+        const row = rowOf(t, w);
+        const vec = row === undefined ? null : unit(t, row);
+        for (let i = 0; i < qs.length; i++) {
+          const q = qs[i]!;
+          if (best[i] === 1) continue;
+          if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
+            best[i] = 1;
+            continue;
+          }
+          if (q.vec === null || vec === null) continue;
+          let sim = 0;
+          for (let d = 0; d < vec.length; d++) sim += q.vec[d]! * vec[d]!;
+          if (sim > best[i]!) best[i] = sim;
+        }
+      }
+      let score = 0;
+      for (let i = 0; i < qs.length; i++) {
+        const sim = best[i]! >= minSimilarity ? best[i]! : 0;
+        score += qs[i]!.weight * sim ** power;
+      }
+      return score / total;
+    });
+  };
+}
