@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { openMemory, type SearchMode } from "../packages/memory/src/index";
 
 interface Data {
-  items: Array<{ id: string; kind: "memory" | "transcript" | "person" | "profile"; key: string; content: string; thread?: string }>;
+  items: Array<{
+    id: string;
+    kind: "memory" | "transcript" | "person" | "profile";
+    key: string;
+    content: string;
+    thread?: string;
+  }>;
   queries: Array<{ id: string; type: string; query: string; relevant: string[] }>;
 }
 
@@ -30,10 +36,17 @@ const memory = openMemory({ file: join(dir, "memory.db"), log: () => {} });
 
 try {
   await memory.ingest.addMany(
-    data.items.map((x) => ({ kind: x.kind, key: x.key, content: x.content, thread: x.thread, source: `bench:${x.id}` })),
+    data.items.map((x) => ({
+      kind: x.kind,
+      key: x.key,
+      content: x.content,
+      thread: x.thread,
+      source: `bench:${x.id}`,
+    })),
   );
   const idOf = new Map<string, string>();
-  for (const item of memory.reader.list({ limit: 500 }).items) idOf.set(item.id, item.source!.slice("bench:".length));
+  for (const item of memory.reader.list({ limit: 500 }).items)
+    idOf.set(item.id, item.source!.slice("bench:".length));
 
   const modes: SearchMode[] = ["lexical", "semantic", "balanced"];
   const types = [...new Set(data.queries.map((q) => q.type))];

@@ -54,7 +54,12 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
     const t = table();
     const qs = [...new Set(contentWords(query))].map((w) => {
       const row = rowOf(t, w);
-      return { word: w, stem: stem(w), weight: wordWeight ? wordWeight(w) : 1, vec: row === undefined ? null : unit(t, row) };
+      return {
+        word: w,
+        stem: stem(w),
+        weight: wordWeight ? wordWeight(w) : 1,
+        vec: row === undefined ? null : unit(t, row),
+      };
     });
     const total = qs.reduce((s, q) => s + q.weight, 0);
     if (qs.length === 0 || total <= 0) return texts.map(() => 0);

@@ -10,14 +10,18 @@ export interface Fused {
   ranks: Array<number | undefined>;
 }
 
-/** Reciprocal rank fusion: Σ weight / (k + rank), rank starting at 1. */
+/**
+ * Weighted reciprocal rank fusion: Σ weight / (k + rank), rank starting at 1. Equal scores keep the
+ * order in which the lists first rank them, so pass the most trusted list first: an item only one
+ * list found ties with one at the same rank in another list, and the first list wins that tie.
+ */
 export function reciprocalRankFusion(lists: RankedList[], k = 60): Fused[] {
-  const scores = new Map<number, { score: number; ranks: Array<number | undefined> }>();
+  const scores = new Map<number, { score: number; order: number; ranks: Array<number | undefined> }>();
   lists.forEach((list, li) => {
     list.seqs.forEach((seq, i) => {
       let entry = scores.get(seq);
       if (!entry) {
-        entry = { score: 0, ranks: lists.map(() => undefined) };
+        entry = { score: 0, order: scores.size, ranks: lists.map(() => undefined) };
         scores.set(seq, entry);
       }
       entry.score += list.weight / (k + i + 1);
@@ -26,6 +30,6 @@ export function reciprocalRankFusion(lists: RankedList[], k = 60): Fused[] {
   });
   const best = lists.reduce((s, l) => s + l.weight / (k + 1), 0);
   return [...scores.entries()]
-    .map(([seq, e]) => ({ seq, score: best > 0 ? e.score / best : 0, ranks: e.ranks }))
-    .sort((a, b) => b.score - a.score || a.seq - b.seq);
+    .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
+    .map(([seq, e]) => ({ seq, score: best > 0 ? e.score / best : 0, ranks: e.ranks }));
 }
