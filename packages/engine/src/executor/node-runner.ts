@@ -31,6 +31,8 @@ export interface NodeRunArgs {
   evaluator: ExpressionEvaluator;
   /** Shared, read-only parts of the expression scope. */
   scope: { trigger: Record<string, unknown> | undefined; nodes: Record<string, unknown>; run: RunInfo };
+  /** Checked between items without creating the signal (see StepAbort); defaults to `ctx.signal`. */
+  abort?: { readonly aborted: boolean; readonly reason: unknown };
 }
 
 export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
@@ -73,7 +75,8 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
   for (let i = 0; i < input.length; i++) {
     const item = input[i]!;
     try {
-      if (args.ctx.signal.aborted) throw toNodeError(args.ctx.signal.reason, node.id);
+      const abort = args.abort ?? args.ctx.signal;
+      if (abort.aborted) throw toNodeError(abort.reason, node.id);
       if (shared === undefined || dynamic) shared = await prepareConfig(args, config, scopeFor(item));
       const result = await def.execute({ config: shared, input: [item], ctx: args.ctx });
       const one = normalise(result, def, node.id, outputs);
@@ -113,14 +116,21 @@ async function prepareConfig(
   config: unknown,
   scope: Record<string, unknown>,
 ): Promise<unknown> {
-  const cacheable = config !== null && typeof config === "object" && !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
+  const cacheable =
+    config !== null &&
+    typeof config === "object" &&
+    !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
   if (cacheable && parsedStatic.has(config as object)) return parsedStatic.get(config as object);
   const result = await parseFresh(args, config, scope);
   if (cacheable) parsedStatic.set(config as object, result);
   return result;
 }
 
-async function parseFresh(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
+async function parseFresh(
+  args: NodeRunArgs,
+  config: unknown,
+  scope: Record<string, unknown>,
+): Promise<unknown> {
   const { dynamic, raw } = splitRawFields(config, args.def.rawFields);
   const evaluated = isDynamic(dynamic)
     ? await resolveConfig(dynamic, scope, { evaluator: args.evaluator, nodeId: args.node.id })

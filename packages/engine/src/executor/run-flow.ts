@@ -17,6 +17,7 @@ import type { FlowDefinition } from "../flow/schema";
 import { type ValidateOptions, validateFlow } from "../validate/validate-flow";
 import { createRunState, step } from "./machine";
 import { type NodeOutcome, runNode } from "./node-runner";
+import { StepAbort } from "./step-abort";
 import { checkpointIndex, NodesScope, recordFrom, resultOf } from "./run-support";
 import { InMemoryStepStore, type StepStore } from "./step-store";
 import { type Effect, type RunEvent, type RunResult, type StepRecord, stepIdOf } from "./types";
@@ -57,6 +58,8 @@ export interface RunFlowOptions {
    * executing. Meant for runs started from the editor; triggers and API runs leave it off.
    */
   usePinData?: boolean;
+  /** The caller knows this run has no checkpoints yet (just admitted): skip loading them. */
+  fresh?: boolean;
 }
 
 const silentLog = { info() {}, warn() {}, error() {} };
@@ -87,7 +90,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
   }
   const graph = opts.graph ?? compileGraph(opts.flow, opts.registry);
   const state = createRunState(graph, { maxNodeVisits: opts.maxNodeVisits });
-  const loaded = await store.load(runId);
+  const loaded = opts.fresh ? [] : await store.load(runId);
   const { pending: checkpoints, latest: persisted } = checkpointIndex(loaded);
   const nodesScope = new NodesScope();
   for (const rec of persisted.values()) nodesScope.update(rec);
@@ -98,7 +101,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     queue.push(ev);
     wake?.();
   };
-  const inflight = new Map<string, AbortController>();
+  const inflight = new Map<string, StepAbort>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const startedAt = new Map<string, string>();
   const later = (ms: number, fn: () => void) => {
@@ -133,7 +136,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
     const key = stepIdOf(eff.nodeId, eff.visit);
     const node = graph.nodes.get(eff.nodeId)!;
     const def = graph.types.get(eff.nodeId) as NodeDefinition;
-    const ac = new AbortController();
+    const ac = new StepAbort();
     inflight.set(key, ac);
     const at = now().toISOString();
     startedAt.set(key, at);
@@ -149,7 +152,9 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       nodeId: eff.nodeId,
       run: opts.run,
       log: silentLog,
-      signal: ac.signal,
+      get signal() {
+        return ac.signal;
+      },
       now,
       expressions: evaluator,
       attempt: eff.attempt,
@@ -219,7 +224,16 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       return;
     }
     const scope = { trigger: triggerJson, nodes: nodesScope.value, run: opts.run };
-    runNode({ node, def, input: eff.input, inputsByPort: eff.inputsByPort, ctx, evaluator, scope }).then(finish, (err) =>
+    runNode({
+      node,
+      def,
+      input: eff.input,
+      inputsByPort: eff.inputsByPort,
+      ctx,
+      evaluator,
+      scope,
+      abort: ac,
+    }).then(finish, (err) =>
       finish({
         kind: "error",
         error: new NodeError("internal", String(err), { nodeId: eff.nodeId, cause: err }),

@@ -7,6 +7,7 @@
 import jsonata from "jsonata";
 import type { ExpressionEvaluator } from "../contract";
 import { NodeError } from "../errors";
+import { compileFast, FALLBACK, type FastExpression } from "./fast-path";
 import { lineColumn } from "./template";
 
 export interface ExpressionEvaluatorOptions {
@@ -90,24 +91,29 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
   const timeout = opts.timeoutMs ?? 1000;
   const stack = opts.maxDepth ?? 500;
   const cacheSize = opts.cacheSize ?? 500;
-  const cache = new Map<string, jsonata.Expression>();
+  const cache = new Map<string, { expr: jsonata.Expression; fast: FastExpression | undefined }>();
 
-  function compiled(source: string): jsonata.Expression {
-    let expr = cache.get(source);
-    if (expr) return expr;
+  function compiled(source: string) {
+    let entry = cache.get(source);
+    if (entry) return entry;
     try {
-      expr = compile(source, { timeout, stack });
+      const expr = compile(source, { timeout, stack });
+      entry = { expr, fast: compileFast(expr.ast() as Parameters<typeof compileFast>[0]) };
     } catch (err) {
       throw toExpressionError(err);
     }
     if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
-    cache.set(source, expr);
-    return expr;
+    cache.set(source, entry);
+    return entry;
   }
 
   return {
     async evaluate(source, scope) {
-      const expr = compiled(source);
+      const { expr, fast } = compiled(source);
+      if (fast && scope !== null && typeof scope === "object" && !Array.isArray(scope)) {
+        const value = fast(scope);
+        if (value !== FALLBACK) return toPlain(value);
+      }
       let result: unknown;
       try {
         // The scope is both the input document (`item.x`) and variables (`$item.x` inside predicates).

@@ -46,7 +46,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
       const r = p.run;
       if (r.claimFor) {
         insertClaimed.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at, r.claimFor.workerId, sqlDate(t + r.claimFor.leaseMs), at);
-        const claimed = { id: r.id, flowId: r.flowId, flowVersion: r.flowVersion, channel: r.channel, payloadJson: r.payloadJson, attempts: 1, createdAt: at };
+        const claimed = { id: r.id, flowId: r.flowId, flowVersion: r.flowVersion, channel: r.channel, payloadJson: r.payloadJson, attempts: 1, createdAt: at, fresh: true };
         return { id: r.id, duplicate: false, claimed };
       }
       insert.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at);

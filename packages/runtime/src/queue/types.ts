@@ -34,6 +34,8 @@ export interface ClaimedRun {
   payloadJson: string;
   attempts: number;
   createdAt: string;
+  /** Admitted straight into this worker a moment ago: it has no checkpoints to resume from. */
+  fresh?: boolean;
 }
 
 export interface RunOutcome {

@@ -78,26 +78,28 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       stepStore: d.stepStore,
       signal,
       onEvent: d.onEvent,
-      ctxFactory: (base): NodeContext => ({
-        ...base,
-        // Node logs belong to the step's trace; the process log only gets them at debug level.
-        log: stepLogger(d, run.id, base.nodeId),
-        ...(d.http ? { http: d.http } : {}),
-        ...(d.secrets ? { secrets: d.secrets } : {}),
-        ...(agents
-          ? {
-              agents: {
-                run: (req) =>
-                  agents.run({ ...req, channel: exec.policyChannel, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }),
-              },
-            }
-          : {}),
-        ...(subflows ? { flows: subflows } : {}),
-        callDepth: exec.depth,
-        ...(run.channel === "webhook"
-          ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
-          : {}),
-      }),
+      fresh: run.fresh === true,
+      // Extends the per-step base in place: spreading it would read (and so create) its lazy abort signal.
+      ctxFactory: (base): NodeContext =>
+        Object.assign(base, {
+          // Node logs belong to the step's trace; the process log only gets them at debug level.
+          log: stepLogger(d, run.id, base.nodeId),
+          ...(d.http ? { http: d.http } : {}),
+          ...(d.secrets ? { secrets: d.secrets } : {}),
+          ...(agents
+            ? {
+                agents: {
+                  run: (req) =>
+                    agents.run({ ...req, channel: exec.policyChannel, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }),
+                },
+              }
+            : {}),
+          ...(subflows ? { flows: subflows } : {}),
+          callDepth: exec.depth,
+          ...(run.channel === "webhook"
+            ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
+            : {}),
+        } satisfies Partial<NodeContext>),
     });
     d.extras.forgetRun(run.id);
     const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
