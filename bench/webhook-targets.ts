@@ -58,11 +58,14 @@ export async function startRaw(): Promise<Target> {
 }
 
 export async function startSwitchyard(dataDir: string): Promise<Target> {
+  // Measured as deployed: the precompiled runtime (the worker says which code it runs).
+  execFileSync(process.execPath, [path.join(root, "packages/runtime/scripts/build-dist.mjs")], { stdio: "inherit" });
   const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "worker"], {
     env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const m = await waitForLine(child, /listening on [\d.]+:(\d+)/, "switchyard worker");
+  const m = await waitForLine(child, /listening on [\d.]+:(\d+) \(([^)]+)\)/, "switchyard worker");
+  if (m[2] !== "precompiled") throw new Error(`the worker runs ${m[2]}, not the precompiled runtime`);
   return { name: "Switchyard", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { childEnv, ensureInstalled, root, run, step } from "./lib.mjs";
 
 ensureInstalled();
-step("building the web app (skipped when nothing changed)");
-run("turbo", ["run", "build", "--filter=@switchyard/web", "--output-logs=errors-only"]);
+step("building the web app (skipped when nothing changed) and the precompiled runtime");
+run("turbo", ["run", "build", "--filter=@switchyard/web", "--filter=@switchyard/runtime", "--output-logs=errors-only"]);
 step("starting Switchyard");
 const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "start"], {
   cwd: root,

@@ -7,6 +7,8 @@ step("lint");
 run("biome", ["lint", "."]);
 step("typecheck");
 run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
+step("precompiling the runtime (the CLI tests run it like production does)");
+run("turbo", ["run", "build", "--filter=@switchyard/runtime", "--output-logs=errors-only"]);
 step("unit and integration tests (every package)");
 run("turbo", ["run", "test", "--concurrency=1"]);
 step("browser tests (Playwright + Debian chromium)");

@@ -9,3 +9,6 @@ export const version: string = (() => {
     return "0.0.0";
   }
 })();
+
+/** How this process runs the runtime: the precompiled bundle defines SWITCHYARD_BUNDLED at build time. */
+export const codeOrigin: "precompiled" | "TypeScript sources" = process.env.SWITCHYARD_BUNDLED === "1" ? "precompiled" : "TypeScript sources";

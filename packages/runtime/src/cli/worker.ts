@@ -1,6 +1,7 @@
 import { createApiHandler } from "../api";
 import type { Config } from "../config";
 import { createHost } from "../host";
+import { codeOrigin } from "../version";
 import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
 
@@ -11,7 +12,7 @@ export async function workerCommand(config: Config, log: Logger): Promise<void> 
   const server = createHttpServer(host, { hooks: host.services.webhookHandler, api: createApiHandler(host) });
   const { port } = await listen(server, config.port, config.host);
   log.info({ port, dataDir: config.dataDir }, "worker is up");
-  console.log(`Switchyard worker ${host.version} listening on ${config.host}:${port}`);
+  console.log(`Switchyard worker ${host.version} listening on ${config.host}:${port} (${codeOrigin})`);
   const stop = async () => {
     server.close();
     server.closeAllConnections();
