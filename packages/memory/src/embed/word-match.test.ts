@@ -47,8 +47,11 @@ describe("word-by-word relevance", () => {
     ).toEqual([0]);
   });
 
-  it("matches words outside the vocabulary only by their own form", () => {
+  it("matches words outside the vocabulary only by their own form or a close spelling", () => {
     expect(match("zzqx", ["zzqx invoice", "invoice"])).toEqual([1, 0]);
+    const [typo, other] = match("mailchmp", ["sent through Mailchimp", "sent by post"]);
+    expect(typo).toBeGreaterThanOrEqual(0.5);
+    expect(other).toBe(0);
   });
 
   it("is offered by the word-vector embedder and by a blend containing it, not by hashing alone", async () => {

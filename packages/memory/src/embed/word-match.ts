@@ -15,15 +15,32 @@ export type WordMatcher = (query: string, texts: string[], wordWeight?: (word: s
 const MAX_TEXT_WORDS = 2000;
 // A query fragment this long that starts a text word counts as that word ("laminat" → "laminator").
 const MIN_PREFIX = 4;
+// Spelling closeness (Dice of padded character trigrams) from which two words count as variants of one
+// another ("newsleter" ~ "newsletter" 0.7); below it shared trigrams are mostly coincidence.
+const MIN_SPELLING = 0.5;
+
+function trigrams(word: string): Set<string> {
+  const padded = `<${word}>`;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  return out;
+}
+
+function dice(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const g of a) if (b.has(g)) shared++;
+  return (2 * shared) / (a.size + b.size);
+}
 
 /**
  * Late-interaction relevance with static word vectors (soft term matching, in the spirit of the
  * soft cosine measure and BERTScore recall): every query word takes its best match among the text's
- * words — 1 for the same stem or a partial word the text word starts with, otherwise the cosine of
- * the two word vectors — and the score is the weighted mean over query words (weights: IDF from the
- * store). Unlike one averaged sentence vector it does not blur a text's many topics together, so
- * "giving money back" can align with "refund" in a long note. Cost: O(query words × text words),
- * which is why it re-ranks a candidate pool instead of scanning the store.
+ * words — 1 for the same stem or a partial word the text word starts with, otherwise the higher of
+ * the two word vectors' cosine and, for a likely misspelling, the words' spelling closeness — and the
+ * score is the weighted mean over query words (weights: IDF from the store). Unlike one averaged
+ * sentence vector it does not blur a text's many topics together, so "giving money back" can align
+ * with "refund" in a long note. Cost: O(query words × text words), which is why it re-ranks a
+ * candidate pool instead of scanning the store.
  */
 export function createWordMatcher(table: () => WordVectors, options: WordMatchOptions = {}): WordMatcher {
   const minSimilarity = options.minSimilarity ?? 0;
@@ -57,6 +74,7 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
       return {
         word: w,
         stem: stem(w),
+        grams: trigrams(w),
         weight: wordWeight ? wordWeight(w) : 1,
         vec: row === undefined ? null : unit(t, row),
       };
@@ -73,12 +91,19 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
         const s = stem(w);
         const row = rowOf(t, w);
         const vec = row === undefined ? null : unit(t, row);
+        let grams: Set<string> | null = null;
         for (let i = 0; i < qs.length; i++) {
           const q = qs[i]!;
           if (best[i] === 1) continue;
           if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
             best[i] = 1;
             continue;
+          }
+          // Misspellings: only for words of similar length, where a typo is plausible.
+          if (Math.abs(q.word.length - w.length) <= 2) {
+            grams ??= trigrams(w);
+            const spelling = dice(q.grams, grams);
+            if (spelling >= MIN_SPELLING && spelling > best[i]!) best[i] = spelling;
           }
           if (q.vec === null || vec === null) continue;
           let sim = 0;

@@ -42,6 +42,15 @@ describe("balanced and semantic search with the default embedder", () => {
     }
   });
 
+  it("still finds a note from a misspelt query (spelling closeness, hashed character n-grams)", async () => {
+    const m = tempMemory();
+    await m.ingest.addMany(notes.map((n) => ({ kind: "memory" as const, ...n })));
+    for (const mode of ["semantic", "balanced"] as const) {
+      const hits = await m.reader.search("newsleter mailchmp", { namespace: "global", mode });
+      expect(hits[0]!.item.key).toBe("Newsletter");
+    }
+  });
+
   it("keeps vector order when the embedder cannot judge relevance word by word", async () => {
     const m = tempMemory({ embedder: createHashingEmbedder() });
     await m.ingest.addMany(notes.map((n) => ({ kind: "memory" as const, ...n })));
