@@ -158,6 +158,11 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
    * it on its own.
    */
   pure?: true;
+  /**
+   * May run for seconds (a sandboxed program, a model call): the host never executes it while holding a
+   * request open before the run is admitted (see the runtime's inline runs).
+   */
+  longRunning?: true;
   config: S;
   /** Example config used for docs and the catalogue round-trip test. */
   example: z.input<S>;

@@ -9,6 +9,7 @@ import type { Logger } from "./logger";
 import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
 import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
+import { createInlineRuns } from "./runs/inline-runs";
 import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
@@ -147,10 +148,24 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   triggers.setAdapter("email", smtp);
   let smtpPort = config.smtp.port;
 
+  const inline = createInlineRuns({
+    cache,
+    registry,
+    execute,
+    stepStore,
+    queue,
+    responses,
+    worker,
+    onFinished: (run) => {
+      events.emit("run.finished", { runId: run.id, status: run.status, flowId: run.flowId, channel: "webhook" });
+      triggers.report(run.flowId, { lastEventAt: new Date().toISOString() });
+    },
+  });
   const webhookHandler = createWebhookHandler({
     production: hooks.production,
     test: hooks.test,
     ...createWebhookAdmission({ queue, worker, responses, secrets: vault.reader, triggers }),
+    runInline: (binding, payload, payloadJson) => inline.run(binding, payload, payloadJson),
     deliverTestEvent: (binding, payload) => events.emit("webhook.test", { flowId: binding.flowId, payload }),
     now: Date.now,
   });
@@ -202,6 +217,7 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       await retention.stop();
       await smtp.stop();
       await worker.stop();
+      await inline.drain();
       memory.close();
     },
   };

@@ -12,6 +12,7 @@ export const codeNode = defineNode({
   type: "code",
   typeVersion: 1,
   pure: true,
+  longRunning: true,
   // Its own language, not a config expression: the executor must not evaluate { } inside it.
   rawFields: ["code"],
   title: "Code",

@@ -31,6 +31,11 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
        leaseOwner, leaseExpiresAt, startedAt)
      VALUES (?, ?, ?, 'running', ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
   );
+  const insertCompleted = db.prepare(
+    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt,
+       startedAt, endedAt, durationMs, output, errorCode, errorMessage, errorNodeId)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const findKey = db.prepare(`SELECT runId FROM "IdempotencyKey" WHERE key = ? AND expiresAt > ?`);
   const putKey = db.prepare(`INSERT OR REPLACE INTO "IdempotencyKey" (key, runId, expiresAt) VALUES (?, ?, ?)`);
   const insertMany = db.transaction((batch: Pending[]): Admission[] => {
@@ -44,6 +49,15 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
         putKey.run(idem.key, p.run.id, sqlDate(t + idem.ttlMs));
       }
       const r = p.run;
+      if (r.completed) {
+        const { outcome, startedAt, endedAt } = r.completed;
+        const started = sqlDate(startedAt);
+        insertCompleted.run(r.id, r.flowId, r.flowVersion, outcome.status, r.channel, r.payloadJson, started, r.rerunOf ?? null, started,
+          started, sqlDate(endedAt), Math.max(0, endedAt - startedAt), outcome.outputJson ?? null, outcome.error?.code ?? null,
+          outcome.error?.message ?? null, outcome.error?.nodeId ?? null);
+        r.completed.writeSteps();
+        return { id: r.id, duplicate: false };
+      }
       if (r.claimFor) {
         insertClaimed.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at, r.claimFor.workerId, sqlDate(t + r.claimFor.leaseMs), at);
         const claimed = { id: r.id, flowId: r.flowId, flowVersion: r.flowVersion, channel: r.channel, payloadJson: r.payloadJson, attempts: 1, createdAt: at, fresh: true };

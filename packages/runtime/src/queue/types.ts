@@ -16,6 +16,16 @@ export interface NewRun {
   idempotency?: { key: string; ttlMs: number };
   /** Admit it already leased to this worker (it has a free slot): saves the claim round trip. */
   claimFor?: { workerId: string; leaseMs: number };
+  /** A run that already ran to its end in memory: recorded finished, with its steps, in the admission commit. */
+  completed?: CompletedRun;
+}
+
+export interface CompletedRun {
+  outcome: RunOutcome;
+  startedAt: number;
+  endedAt: number;
+  /** Writes the run's step rows; called inside the transaction, after the run row (and again if it is retried). */
+  writeSteps(): void;
 }
 
 export interface Admission {
@@ -36,6 +46,8 @@ export interface ClaimedRun {
   createdAt: string;
   /** Admitted straight into this worker a moment ago: it has no checkpoints to resume from. */
   fresh?: boolean;
+  /** The parsed payload when the caller still holds it (saves parsing `payloadJson` again). */
+  payload?: unknown;
 }
 
 export interface RunOutcome {

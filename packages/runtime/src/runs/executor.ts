@@ -71,7 +71,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       validate: false,
       expressions,
       run: { id: run.id, flowId: run.flowId, startedAt: new Date().toISOString(), channel: run.channel },
-      trigger: JSON.parse(run.payloadJson),
+      trigger: run.payload ?? JSON.parse(run.payloadJson),
       // Pinned data is an editing aid: only manual runs (the editor's Run button) use it; triggers,
       // API calls and sub-flow calls always execute every node.
       usePinData: run.channel === "manual",

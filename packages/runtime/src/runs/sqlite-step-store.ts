@@ -27,6 +27,8 @@ interface StepRow {
 export interface BatchingStepStore extends StepStore {
   /** Writes the run's buffered checkpoints; call inside the transaction that finishes the run. */
   flushSync(runId: string): void;
+  /** Hands over the run's buffered checkpoints as a writer that can run (and, after a rollback, rerun) in a transaction. */
+  takeBuffered(runId: string): () => void;
 }
 
 /**
@@ -109,6 +111,13 @@ export function createSqliteStepStore(db: Database.Database, extras?: StepExtras
       flushSync(step.runId, row);
     },
     flushSync: (runId) => flushSync(runId),
+    takeBuffered(runId) {
+      const rows = buffered.get(runId) ?? [];
+      buffered.delete(runId);
+      return () => {
+        for (const row of rows) write(row);
+      };
+    },
     async load(runId) {
       flushSync(runId);
       return (select.all(runId) as StepRow[]).map((r) => ({

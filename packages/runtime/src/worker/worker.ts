@@ -143,6 +143,8 @@ export function createWorker(o: WorkerOptions) {
       reserved++;
       return true;
     },
+    /** Whether a request may run a pure flow inline now: not while stopping or while runs queued here wait. */
+    acceptsInline: () => running && backlog === 0,
     /** Runs a run that was admitted already leased to this worker, in the slot reserved for it. */
     runReserved(run: ClaimedRun) {
       reserved--;

@@ -20,6 +20,11 @@ export interface WebhookDeps {
   admit(binding: HookBinding, payloadJson: string, idempotencyKey?: string): Promise<{ runId: string; duplicate: boolean }>;
   /** Resolves with the run's response (webhook.respond or last node), or undefined on timeout. */
   waitForResponse(runId: string, timeoutMs: number): Promise<WebhookResponse | undefined>;
+  /**
+   * Runs a sync flow of pure, quick nodes to its end and records it (see runs/inline-runs.ts); undefined
+   * when the flow must go through the queue.
+   */
+  runInline?(binding: HookBinding, payload: unknown, payloadJson: string): Promise<{ runId: string; response: WebhookResponse } | undefined>;
   /** Hands a test event to the editor waiting for it. */
   deliverTestEvent(binding: HookBinding, payload: unknown): void;
   now(): number;
@@ -102,17 +107,25 @@ export function createWebhookHandler(deps: WebhookDeps) {
         return;
       }
       const key = cfg.idempotency ? (req.headers[cfg.idempotency.header.toLowerCase()] as string | undefined) : undefined;
-      const { runId, duplicate } = await deps.admit(binding, JSON.stringify(payload), key);
-      if (cfg.responseMode === "async" || duplicate) {
-        sendJson(res, 202, { runId, ...(duplicate ? { duplicate: true } : {}) });
-        return;
-      }
-      const response = await deps.waitForResponse(runId, cfg.syncTimeoutMs);
-      if (!response) {
-        sendJson(res, 504, {
-          error: { code: "timeout", message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`, runId },
-        });
-        return;
+      const payloadJson = JSON.stringify(payload);
+      const inline = cfg.responseMode === "sync" && !key ? await deps.runInline?.(binding, payload, payloadJson) : undefined;
+      let runId: string;
+      let response: WebhookResponse | undefined;
+      if (inline) ({ runId, response } = inline);
+      else {
+        const admitted = await deps.admit(binding, payloadJson, key);
+        runId = admitted.runId;
+        if (cfg.responseMode === "async" || admitted.duplicate) {
+          sendJson(res, 202, { runId, ...(admitted.duplicate ? { duplicate: true } : {}) });
+          return;
+        }
+        response = await deps.waitForResponse(runId, cfg.syncTimeoutMs);
+        if (!response) {
+          sendJson(res, 504, {
+            error: { code: "timeout", message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`, runId },
+          });
+          return;
+        }
       }
       const isText = typeof response.body === "string";
       const text = isText ? (response.body as string) : JSON.stringify(response.body ?? null);
