@@ -5,6 +5,27 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** W2: webhook (sync) → data.set {ok: true, n: n + 1} → webhook.respond. */
+export const w2 = {
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path: "w2", responseMode: "sync" } },
+    { id: "set", type: "data.set", config: { fields: [{ name: "ok", value: "=true" }, { name: "n", value: "=item.body.n + 1" }], keepOnlySet: true } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
+  ],
+  edges: [
+    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
+    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+  ],
+};
+/** W1: webhook (sync) → webhook.respond. */
+export const w1 = {
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path: "w1", responseMode: "sync" } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "={ 'ok': true }" } },
+  ],
+  edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
+};
+
 export interface Target {
   name: string;
   url: string;
@@ -57,10 +78,10 @@ export async function startRaw(): Promise<Target> {
   return { name: "raw node:http", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
-export async function startSwitchyard(dataDir: string): Promise<Target> {
+export async function startSwitchyard(dataDir: string, nodeArgs: string[] = []): Promise<Target> {
   // Measured as deployed: the precompiled runtime (the worker says which code it runs).
   execFileSync(process.execPath, [path.join(root, "packages/runtime/scripts/build-dist.mjs")], { stdio: "inherit" });
-  const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "worker"], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "packages/runtime/bin/switchyard.mjs"), "worker"], {
     env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { openRawDatabase } from "../packages/db/src/index";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { rssMb, startNodeRed, startRaw, startSwitchyard, type Target } from "./webhook-targets";
+import { rssMb, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -27,25 +27,6 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
-
-const w2 = {
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path: "w2", responseMode: "sync" } },
-    { id: "set", type: "data.set", config: { fields: [{ name: "ok", value: "=true" }, { name: "n", value: "=item.body.n + 1" }], keepOnlySet: true } },
-    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
-  ],
-  edges: [
-    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
-    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
-  ],
-};
-const w1 = {
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path: "w1", responseMode: "sync" } },
-    { id: "respond", type: "webhook.respond", config: { status: 200, body: "={ 'ok': true }" } },
-  ],
-  edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
-};
 
 interface Sample {
   rps: number;
