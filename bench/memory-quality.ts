@@ -4,32 +4,14 @@
 // type in id order; settings are chosen on the tuning half only (packages/memory/scripts/tune-*.ts), so
 // the held-out half shows what to expect on queries nobody tuned for.
 // Run: cd /work/main && npx tsx bench/memory-quality.ts
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { halfOf, qualitySet as data } from "../packages/memory/scripts/quality-set";
 import { openMemory, type SearchMode } from "../packages/memory/src/index";
 
-interface Data {
-  items: Array<{
-    id: string;
-    kind: "memory" | "transcript" | "person" | "profile";
-    key: string;
-    content: string;
-    thread?: string;
-  }>;
-  queries: Array<{ id: string; type: string; query: string; relevant: string[] }>;
-}
-
-const data = JSON.parse(readFileSync(new URL("./data/memory-quality.json", import.meta.url), "utf8")) as Data;
-
-// Same split as packages/memory/scripts/tune-embedder.ts and tune-fusion.ts.
-const half = new Map<string, "tuning half" | "held-out half">();
-const seen = new Map<string, number>();
-for (const q of [...data.queries].sort((a, b) => a.id.localeCompare(b.id))) {
-  const n = seen.get(q.type) ?? 0;
-  seen.set(q.type, n + 1);
-  half.set(q.id, n % 2 === 0 ? "tuning half" : "held-out half");
-}
+// The split the tuning scripts use (packages/memory/scripts/quality-set.ts).
+const half = new Map([...halfOf].map(([id, h]) => [id, h === "tune" ? "tuning half" : "held-out half"]));
 
 const dir = mkdtempSync(join(tmpdir(), "memory-quality-"));
 const memory = openMemory({ file: join(dir, "memory.db"), log: () => {} });

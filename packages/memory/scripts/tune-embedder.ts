@@ -3,7 +3,7 @@
 // scored on the tuning half only; the best one (by balanced recall@5 + MRR) is then reported on the
 // held-out half, next to lexical search on the same half. The labelled data is never changed.
 //   cd packages/memory && npx tsx scripts/tune-embedder.ts [asset.bin ...]
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBlendedEmbedder } from "../src/embed/blend";
@@ -12,28 +12,10 @@ import { createHashingEmbedder } from "../src/embed/hashing";
 import { createWordVectorEmbedder } from "../src/embed/word-vectors";
 import { defaultWordVectorsPath } from "../src/embed/word-vector-asset";
 import { openMemory, type SearchMode } from "../src/index";
+import { halfOf, qualitySet } from "./quality-set";
 
-interface Data {
-  items: Array<{
-    id: string;
-    kind: "memory" | "transcript" | "person" | "profile";
-    key: string;
-    content: string;
-    thread?: string;
-  }>;
-  queries: Array<{ id: string; type: string; query: string; relevant: string[] }>;
-}
-const data = JSON.parse(
-  readFileSync(new URL("../../../bench/data/memory-quality.json", import.meta.url), "utf8"),
-) as Data;
-
-const seen = new Map<string, number>();
-const half = new Map<string, "tune" | "held">();
-for (const q of [...data.queries].sort((a, b) => a.id.localeCompare(b.id))) {
-  const n = seen.get(q.type) ?? 0;
-  seen.set(q.type, n + 1);
-  half.set(q.id, n % 2 === 0 ? "tune" : "held");
-}
+const data = qualitySet;
+const half = halfOf;
 
 type Scores = Record<SearchMode, { recall: number; mrr: number; n: number }>;
 async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusionK = 60): Promise<Scores> {
