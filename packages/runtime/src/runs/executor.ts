@@ -3,7 +3,7 @@ import { createExpressionEvaluator, type RunProgressEvent, runFlow, type StepSto
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome } from "../queue/types";
 import type { RunExecutor } from "../worker/worker";
-import { boundedJson } from "./bounded-json";
+import { boundedJson, rememberJson } from "./bounded-json";
 import type { FlowCache } from "./flow-cache";
 import type { ResponseHub } from "./response-hub";
 import type { StepExtras } from "./step-extras";
@@ -49,6 +49,13 @@ export interface ExecContext {
 
 export type InlineExecutor = (run: ClaimedRun, signal: AbortSignal, ctx: ExecContext) => Promise<RunOutcome & { output?: Item[] }>;
 
+/** The trigger payload, with its JSON text remembered so the trigger step's trace reuses it. */
+function payloadOf(run: ClaimedRun): unknown {
+  const payload = run.payload ?? JSON.parse(run.payloadJson);
+  if (payload !== null && typeof payload === "object") rememberJson(payload, run.payloadJson);
+  return payload;
+}
+
 /** Runs one claimed run through the engine with the host's capabilities in ctx. */
 export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   // One evaluator for the process: its cache of compiled expressions outlives single runs.
@@ -71,7 +78,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       validate: false,
       expressions,
       run: { id: run.id, flowId: run.flowId, startedAt: new Date().toISOString(), channel: run.channel },
-      trigger: run.payload ?? JSON.parse(run.payloadJson),
+      trigger: payloadOf(run),
       // Pinned data is an editing aid: only manual runs (the editor's Run button) use it; triggers,
       // API calls and sub-flow calls always execute every node.
       usePinData: run.channel === "manual",
