@@ -1,15 +1,19 @@
 import { createApiHandler } from "../api";
 import type { Config } from "../config";
 import { createHost } from "../host";
-import { setCurrentHost } from "../host-registry";
+import * as nodesPackage from "@switchyard/nodes";
+import * as runtimePackage from "../index";
+import { setCurrentHost, setSharedPackages } from "../host-registry";
 import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
+import { codeOrigin } from "../version";
 import { defaultWebDir, loadWebApp } from "../web";
 
 /** `switchyard start`: web app + runtime in one process on one port. */
 export async function startCommand(config: Config, log: Logger): Promise<void> {
   const host = await createHost(config, log);
   setCurrentHost(host);
+  setSharedPackages({ runtime: runtimePackage, nodes: nodesPackage });
   try {
     await host.start();
     const web = await loadWebApp({
@@ -28,7 +32,7 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
       "Switchyard is up",
     );
     console.log(
-      `Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)}`,
+      `Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)} (${codeOrigin})`,
     );
 
     let stopping = false;

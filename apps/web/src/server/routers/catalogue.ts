@@ -1,3 +1,4 @@
+import { getSharedPackage } from "@switchyard/runtime/host-registry";
 import { z } from "zod";
 import { router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -5,12 +6,13 @@ type NodesPackage = typeof import("@switchyard/nodes");
 
 /**
  * The nodes package is loaded at run time, not bundled: its code sandbox resolves a wasm file through
- * `import.meta.url`, which bundling breaks. The host process (tsx) and vitest both load it as source,
- * and this import shares the instance the runtime already holds.
+ * `import.meta.url`, which bundling breaks. The host process hands over the instance it runs (see
+ * host-registry); vitest loads the package as source.
  */
 let nodes: Promise<NodesPackage> | undefined;
 function loadNodes(): Promise<NodesPackage> {
-  nodes ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
+  const shared = getSharedPackage<NodesPackage>("nodes");
+  nodes ??= shared ? Promise.resolve(shared) : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
   return nodes;
 }
 

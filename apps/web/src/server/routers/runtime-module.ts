@@ -1,3 +1,5 @@
+import { getSharedPackage } from "@switchyard/runtime/host-registry";
+
 type RuntimePackage = typeof import("@switchyard/runtime");
 
 /**
@@ -7,6 +9,8 @@ type RuntimePackage = typeof import("@switchyard/runtime");
  */
 let runtime: Promise<RuntimePackage> | undefined;
 export function loadRuntime(): Promise<RuntimePackage> {
-  runtime ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/runtime");
+  // The host process (precompiled or not) shares the instance it runs; tests load the package themselves.
+  const shared = getSharedPackage<RuntimePackage>("runtime");
+  runtime ??= shared ? Promise.resolve(shared) : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/runtime");
   return runtime;
 }
