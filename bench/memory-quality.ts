@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { halfOf, qualitySet as data } from "../packages/memory/scripts/quality-set";
+import { halfOf, ingestQualitySet, qualitySet as data } from "../packages/memory/scripts/quality-set";
 import { openMemory, type SearchMode } from "../packages/memory/src/index";
 
 // The split the tuning scripts use (packages/memory/scripts/quality-set.ts).
@@ -17,18 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), "memory-quality-"));
 const memory = openMemory({ file: join(dir, "memory.db"), log: () => {} });
 
 try {
-  await memory.ingest.addMany(
-    data.items.map((x) => ({
-      kind: x.kind,
-      key: x.key,
-      content: x.content,
-      thread: x.thread,
-      source: `bench:${x.id}`,
-    })),
-  );
-  const idOf = new Map<string, string>();
-  for (const item of memory.reader.list({ limit: 500 }).items)
-    idOf.set(item.id, item.source!.slice("bench:".length));
+  await ingestQualitySet(memory);
+  // Items carry their labelled id in `source` (see ingestQualitySet).
+  const idOf = new Map(memory.reader.list({ limit: 500 }).items.map((i) => [i.id, i.source?.slice(2)]));
 
   const modes: SearchMode[] = ["lexical", "semantic", "balanced"];
   const types = [...new Set(data.queries.map((q) => q.type))];

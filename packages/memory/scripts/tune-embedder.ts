@@ -12,42 +12,16 @@ import { createHashingEmbedder } from "../src/embed/hashing";
 import { createWordVectorEmbedder } from "../src/embed/word-vectors";
 import { defaultWordVectorsPath } from "../src/embed/word-vector-asset";
 import { openMemory, type SearchMode } from "../src/index";
-import { halfOf, qualitySet } from "./quality-set";
-
-const data = qualitySet;
-const half = halfOf;
+import { halfOf, ingestQualitySet, score } from "./quality-set";
 
 type Scores = Record<SearchMode, { recall: number; mrr: number; n: number }>;
 async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusionK = 60): Promise<Scores> {
   const dir = mkdtempSync(join(tmpdir(), "memory-tune-"));
   const memory = openMemory({ file: join(dir, "m.db"), embedder, log: () => {}, fusion: { k: fusionK } });
   try {
-    await memory.ingest.addMany(
-      data.items.map((x) => ({
-        kind: x.kind,
-        key: x.key,
-        content: x.content,
-        thread: x.thread,
-        source: `b:${x.id}`,
-      })),
-    );
-    const idOf = new Map(memory.reader.list({ limit: 500 }).items.map((i) => [i.id, i.source!.slice(2)]));
+    await ingestQualitySet(memory);
     const out = {} as Scores;
-    for (const mode of ["lexical", "semantic", "balanced"] as const) {
-      const s = { recall: 0, mrr: 0, n: 0 };
-      for (const q of data.queries) {
-        if (which !== "all" && half.get(q.id) !== which) continue;
-        const ranked = (await memory.reader.search(q.query, { namespace: "global", mode, limit: 10 })).map(
-          (h) => idOf.get(h.item.id),
-        );
-        const rel = new Set(q.relevant);
-        s.recall += ranked.slice(0, 5).filter((id) => id && rel.has(id)).length / Math.min(rel.size, 5);
-        const first = ranked.findIndex((id) => id && rel.has(id));
-        s.mrr += first === -1 ? 0 : 1 / (first + 1);
-        s.n++;
-      }
-      out[mode] = { recall: s.recall / s.n, mrr: s.mrr / s.n, n: s.n };
-    }
+    for (const mode of ["lexical", "semantic", "balanced"] as const) out[mode] = await score(memory, mode, which);
     return out;
   } finally {
     memory.close();
@@ -77,7 +51,7 @@ for (const path of assets)
 candidates.push({ label: "hashing only", make: () => createHashingEmbedder() });
 
 let best: { label: string; make: () => Embedder; score: number } | null = null;
-console.log(`tuning half: ${[...half.values()].filter((h) => h === "tune").length} queries (recall@5/MRR)`);
+console.log(`tuning half: ${[...halfOf.values()].filter((h) => h === "tune").length} queries (recall@5/MRR)`);
 for (const c of candidates) {
   const s = await evaluate(c.make(), "tune");
   const score = s.balanced.recall + s.balanced.mrr;
