@@ -116,21 +116,14 @@ async function prepareConfig(
   config: unknown,
   scope: Record<string, unknown>,
 ): Promise<unknown> {
-  const cacheable =
-    config !== null &&
-    typeof config === "object" &&
-    !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
+  const cacheable = config !== null && typeof config === "object" && !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
   if (cacheable && parsedStatic.has(config as object)) return parsedStatic.get(config as object);
   const result = await parseFresh(args, config, scope);
   if (cacheable) parsedStatic.set(config as object, result);
   return result;
 }
 
-async function parseFresh(
-  args: NodeRunArgs,
-  config: unknown,
-  scope: Record<string, unknown>,
-): Promise<unknown> {
+async function parseFresh(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
   const { dynamic, raw } = splitRawFields(config, args.def.rawFields);
   const evaluated = isDynamic(dynamic)
     ? await resolveConfig(dynamic, scope, { evaluator: args.evaluator, nodeId: args.node.id })

@@ -98,7 +98,7 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
     if (entry) return entry;
     try {
       const expr = compile(source, { timeout, stack });
-      entry = { expr, fast: compileFast(expr.ast() as Parameters<typeof compileFast>[0]) };
+      entry = { expr, fast: compileFast(expr.ast()) };
     } catch (err) {
       throw toExpressionError(err);
     }

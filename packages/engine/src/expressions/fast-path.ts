@@ -33,8 +33,9 @@ function only(node: AstNode, allowed: string[]): boolean {
   return Object.keys(node).every((k) => allowed.includes(k));
 }
 
-/** A plain function for JSONata's AST when it is in the fast subset, else undefined. */
-export function compileFast(ast: AstNode): FastExpression | undefined {
+/** A plain function for JSONata's AST (`expression.ast()`) when it is in the fast subset, else undefined. */
+export function compileFast(tree: unknown): FastExpression | undefined {
+  const ast = tree as AstNode;
   switch (ast.type) {
     case "value":
     case "number":
