@@ -77,6 +77,7 @@ export function createInlineRuns(d: InlineRunDeps) {
       return { runId: id, response };
     } finally {
       d.responses.forget(id);
+      // A run that threw before it was recorded leaves buffered rows: taking them (unwritten) drops them.
       d.stepStore.takeBuffered(id);
     }
   };

@@ -92,9 +92,13 @@ export function createSqliteStepStore(db: Database.Database, extras?: StepExtras
       ...(logs ? [logs.json] : []),
     ];
   };
-  const flushSync = (runId: string, extra?: unknown[]) => {
+  const take = (runId: string) => {
     const rows = buffered.get(runId) ?? [];
     buffered.delete(runId);
+    return rows;
+  };
+  const flushSync = (runId: string, extra?: unknown[]) => {
+    const rows = take(runId);
     if (extra) rows.push(extra);
     if (rows.length === 1) write(rows[0]!);
     else if (rows.length > 1) writeMany(rows);
@@ -112,8 +116,7 @@ export function createSqliteStepStore(db: Database.Database, extras?: StepExtras
     },
     flushSync: (runId) => flushSync(runId),
     takeBuffered(runId) {
-      const rows = buffered.get(runId) ?? [];
-      buffered.delete(runId);
+      const rows = take(runId);
       return () => {
         for (const row of rows) write(row);
       };
