@@ -1,6 +1,7 @@
-/** Servers the webhook benchmark drives: a raw node:http baseline, Switchyard, and optionally Node-RED. */
+/** Servers the webhook benchmark drives: a raw node:http baseline, the durable floor, Switchyard, and optionally Node-RED. */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +77,18 @@ export async function startRaw(): Promise<Target> {
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "pipe"] });
   const m = await waitForLine(child, /raw listening on (\d+)/, "raw server");
   return { name: "raw node:http", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+}
+
+/**
+ * The durable floor (bench/durable-floor.mjs): raw node:http plus the run and its three step rows
+ * group-committed into Switchyard's schema before answering. `dbFile` must be a migrated database
+ * holding the flow `flowId`.
+ */
+export async function startDurableFloor(dbFile: string, flowId: string): Promise<Target> {
+  const sqlite = createRequire(path.join(root, "packages/db/package.json")).resolve("better-sqlite3");
+  const child = spawn(process.execPath, [path.join(here, "durable-floor.mjs"), dbFile, flowId, sqlite], { stdio: ["ignore", "pipe", "pipe"] });
+  const m = await waitForLine(child, /durable floor listening on (\d+)/, "durable floor");
+  return { name: "durable floor", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
 export async function startSwitchyard(dataDir: string, nodeArgs: string[] = []): Promise<Target> {

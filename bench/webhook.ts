@@ -1,5 +1,7 @@
 /**
- * Webhook hot path: Switchyard vs a raw node:http server (and Node-RED with --node-red).
+ * Webhook hot path: Switchyard vs a raw node:http server, the durable floor (raw node:http that also
+ * commits the run and its step rows before answering: what durability alone costs), and Node-RED with
+ * --node-red.
  *
  *   npx tsx bench/webhook.ts [--node-red] [--seconds 20] [--rounds 3] [--warmup 5]
  *
@@ -14,7 +16,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { openRawDatabase } from "../packages/db/src/index";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { rssMb, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
+import { rssMb, startDurableFloor, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -63,8 +65,17 @@ async function drive(t: Target, pathName: string, connections: number, seconds: 
   };
 }
 
+let floorFlowId = "";
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-bench-"));
 const dataDir = path.join(work, "switchyard");
+const floorDb = path.join(work, "floor", "floor.db");
+{
+  // The floor writes into a copy of Switchyard's schema (same indexes and foreign keys), flow included.
+  const floor = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: path.dirname(floorDb), SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
+  const { id } = await floor.flows.create({ name: "W2", definition: w2 });
+  await floor.close();
+  floorFlowId = id;
+}
 {
   const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
   for (const [name, def] of [["W2", w2], ["W1", w1]] as const) {
@@ -76,6 +87,7 @@ const dataDir = path.join(work, "switchyard");
 
 const targets: { t: Target; paths: Record<string, string> }[] = [];
 targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" } });
+targets.push({ t: await startDurableFloor(path.join(path.dirname(floorDb), "switchyard.db"), floorFlowId), paths: { W2: "/", W1: "/" } });
 targets.push({ t: await startSwitchyard(dataDir), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
 if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" } });
 
@@ -113,6 +125,7 @@ const rps = (flow: string, c: number, name: string) => median((results.get(`${fl
 for (const flow of ["W2", "W1"]) {
   const sy = rps(flow, 20, "Switchyard");
   console.log(`\n${flow} c=20: Switchyard/raw = ${(sy / rps(flow, 20, "raw node:http")).toFixed(2)}`);
+  console.log(`${flow} c=20: durable floor/raw = ${(rps(flow, 20, "durable floor") / rps(flow, 20, "raw node:http")).toFixed(2)}, Switchyard/durable floor = ${(sy / rps(flow, 20, "durable floor")).toFixed(2)}`);
   const nr = targets.find((x) => x.t.name.startsWith("Node-RED"));
   if (nr) console.log(`${flow} c=20: Switchyard/Node-RED = ${(sy / rps(flow, 20, nr.t.name)).toFixed(2)}`);
 }
