@@ -28,6 +28,32 @@ test.describe("foundation", () => {
         contentType: "image/png",
       });
       await page.screenshot({ path: testInfo.outputPath("app-shell.png"), fullPage: true });
+
+      // Every main page loads without a console error or a failed request, and has a tab icon.
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(`${page.url()}: console error: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`${page.url()}: uncaught: ${e.message}`));
+      page.on("requestfailed", (r) => {
+        // Link prefetches the next navigation cancels are not failures.
+        if (r.failure()?.errorText !== "net::ERR_ABORTED")
+          problems.push(`${page.url()}: ${r.url()} failed: ${r.failure()?.errorText}`);
+      });
+      page.on("response", (r) => {
+        if (r.status() >= 400) problems.push(`${page.url()}: ${r.url()} answered ${r.status()}`);
+      });
+      for (const route of ["/flows", "/runs", "/memory", "/agents", "/settings", "/api-docs"]) {
+        await page.goto(`${server.url}${route}`);
+        await page.waitForLoadState("networkidle");
+      }
+      expect(problems).toEqual([]);
+      // Browsers fetch the tab icon after the page loads (headless ones often not at all): ask for it directly.
+      const icons = await page
+        .locator('link[rel="icon"]')
+        .evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+      expect(icons, "every page names a tab icon (link rel=icon)").not.toEqual([]);
+      expect((await fetch(new URL(icons[0]!, server.url))).status).toBe(200);
     } finally {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
