@@ -188,8 +188,12 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
       }
       if (apiError) {
         sendError(res, apiError.status, apiError.code, apiError.message, apiError.details);
-        // Unread body bytes must not be parsed as the next request on a kept-alive socket.
-        if (apiError.code === "payload_too_large") res.once("finish", () => req.socket.destroy());
+        // Unread body bytes must not be parsed as the next request on a kept-alive socket. The socket is
+        // taken now: by "finish" the request may have let go of it (req.socket is null then).
+        if (apiError.code === "payload_too_large") {
+          const socket = req.socket;
+          res.once("finish", () => socket?.destroy());
+        }
         return;
       }
       host.log.error({ err: e, method, url: url.pathname }, "API request failed");

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ResolvedWebhookAuth } from "./auth";
 import { createWebhookHandler, type WebhookResponse } from "./handler";
@@ -103,6 +103,24 @@ describe("webhook handler", () => {
     const res = await post("/hooks/orders", JSON.stringify({ big: "x".repeat(100) }));
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    expect(admitted).toHaveLength(0);
+  });
+
+  it("refuses a chunked body (no content-length) with 413 once it passes the limit, before admitting", async () => {
+    bind({ maxBodyBytes: 64 });
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${url}/hooks/orders`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on("error", reject);
+      req.write(`{"big":"${"x".repeat(40)}`);
+      // The second chunk crosses the limit; the answer must not wait for a body that never ends.
+      setTimeout(() => req.write("x".repeat(40)), 20);
+    });
+    expect(status).toBe(413);
+    expect(JSON.parse(body).error).toEqual({ code: "payload_too_large", message: "body exceeds the limit of 64 bytes" });
     expect(admitted).toHaveLength(0);
   });
 

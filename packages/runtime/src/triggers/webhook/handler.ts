@@ -139,8 +139,13 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (e) {
       if (e instanceof HttpInputError) {
         sendError(res, e.status, e.code, e.message);
-        // Unread body bytes must not be parsed as the next request on a kept-alive socket.
-        if (e.status === 413) res.once("finish", () => req.socket.destroy());
+        // Unread body bytes must not be parsed as the next request on a kept-alive socket. The socket is
+        // taken now: by "finish" the request may have let go of it (req.socket is null then), and a throw
+        // there would be an uncaught exception that stops the process.
+        if (e.status === 413) {
+          const socket = req.socket;
+          res.once("finish", () => socket?.destroy());
+        }
         return;
       }
       throw e;
