@@ -98,6 +98,17 @@ describe("webhook handler", () => {
     expect(admitted).toHaveLength(0);
   });
 
+  it("refuses a body nested 5 000 levels deep with 400 body_too_deep before admitting (it used to be a bare 500)", async () => {
+    bind({ maxBodyBytes: 1024 * 1024 });
+    const res = await post("/hooks/orders", `{"x":${"[".repeat(5000)}${"]".repeat(5000)}}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "body_too_deep",
+      message: "JSON body nests deeper than 1000 levels (at byte 1004); send it flatter",
+    });
+    expect(admitted).toHaveLength(0);
+  });
+
   it("refuses an oversized body with 413 before admitting", async () => {
     bind({ maxBodyBytes: 64 });
     const res = await post("/hooks/orders", JSON.stringify({ big: "x".repeat(100) }));
