@@ -14,3 +14,4 @@ export * from "./flow/schema";
 export * from "./validate/config-check";
 export * from "./validate/validate-flow";
 export * from "./expressions/raw-fields";
+export * from "./json/depth";

@@ -173,6 +173,20 @@ export function createTestRegistry(): TestRegistry {
       },
     }),
     action({
+      // Outputs one item nested `levels` deep (checkpointing past JSON's stack limit).
+      type: "test.deep",
+      typeVersion: 1,
+      ports: ["main"],
+      runMode: "once",
+      config: z.object({ levels: z.number().int() }),
+      example: { levels: 3 },
+      execute: async ({ config }) => {
+        let deep: unknown = 1;
+        for (let i = 0; i < config.levels; i++) deep = { a: deep };
+        return { items: [{ json: { deep } }] };
+      },
+    }),
+    action({
       type: "test.wait",
       typeVersion: 1,
       ports: ["main"],

@@ -55,6 +55,21 @@ describe("runFlow", () => {
     expect(store.all("r1")).toEqual([]);
   });
 
+  it("names the node whose output was too deeply nested to checkpoint", async () => {
+    const registry = createTestRegistry();
+    const store = new InMemoryStepStore();
+    const stringifying = {
+      load: store.load.bind(store),
+      save: async (rec: StepRecord) => store.save(JSON.parse(JSON.stringify(rec))),
+    };
+    const flow = flowOf([{ id: "d", type: "test.deep", config: { levels: 20_000 } }], [["t", "d"]]);
+    const err = await exec(registry, { flow, stepStore: stringifying }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "limit_exceeded", nodeId: "d" });
+    expect((err as Error).message).toBe(
+      'node "d" produced a value too deeply nested to store: Maximum call stack size exceeded',
+    );
+  });
+
   it("runs parallel branches no wider than settings.concurrency", async () => {
     for (const concurrency of [2, 4]) {
       const registry = createTestRegistry();

@@ -252,7 +252,21 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       if (type?.kind === "trigger" || (type as NodeDefinition | undefined)?.pure) rec.pure = true;
       const prev = persisted.get(rec.stepId);
       if (prev && prev.status === rec.status && prev.attempt === rec.attempt) continue;
-      await store.save(rec);
+      try {
+        await store.save(rec);
+      } catch (err) {
+        // JSON gives up on values nested ≈ 5 000 levels deep: name the node that made one instead of
+        // failing the run with a bare "Maximum call stack size exceeded".
+        if (!(err instanceof RangeError)) throw err;
+        throw new NodeError(
+          "limit_exceeded",
+          `node "${rec.nodeId}" produced a value too deeply nested to store: ${err.message}`,
+          {
+            nodeId: rec.nodeId,
+            cause: err,
+          },
+        );
+      }
       persisted.set(rec.stepId, rec);
       nodesScope.update(rec);
       emitEvent({ type: "step.finished", runId, step: rec });

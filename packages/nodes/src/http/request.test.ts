@@ -41,6 +41,9 @@ beforeAll(async () => {
       res.writeHead(404).end("nope");
     } else if (path === "/big") {
       res.end("x".repeat(5000));
+    } else if (path === "/deep") {
+      res.setHeader("content-type", "application/json");
+      res.end(`${'{"a":'.repeat(6000)}1${"}".repeat(6000)}`);
     } else if (path === "/hang") {
       // never answers
     } else {
@@ -148,6 +151,12 @@ describe("http.request", () => {
     )) as NodeError;
     expect(err.code).toBe("http_failed");
     expect(err.message).toBe(`response from ${server.url} is larger than 100 bytes`);
+  });
+
+  it("fails a JSON answer nested deeper than 1000 levels as non-retryable, naming the byte", async () => {
+    const err = (await run({ url: `${server.url}/deep`, retries: 0 }).catch((e) => e)) as NodeError;
+    expect(err).toMatchObject({ code: "http_failed", retryable: false, nodeId: "n1" });
+    expect(err.message).toBe(`response from ${server.url}/deep nests deeper than 1000 levels (at byte 5000)`);
   });
 
   it("times out a request that never answers", async () => {

@@ -1,4 +1,9 @@
-import type { HttpResponse, NodeContext } from "@switchyard/engine";
+import {
+  type HttpResponse,
+  jsonNestingPastLimit,
+  MAX_JSON_DEPTH,
+  type NodeContext,
+} from "@switchyard/engine";
 import { z } from "zod";
 import { defineNode } from "../define";
 import { NodeError, notConfigured } from "../errors";
@@ -134,8 +139,9 @@ function decode(res: HttpResponse, format: Config["responseFormat"], nodeId: str
   const isJson = /[/+]json\b/i.test(res.headers["content-type"] ?? "");
   if (format === "auto" && !isJson) return text();
   if (res.body.length === 0) return null;
+  let value: unknown;
   try {
-    return JSON.parse(text());
+    value = JSON.parse(text());
   } catch (err) {
     throw new NodeError("http_failed", `response from ${res.url} is not valid JSON`, {
       nodeId,
@@ -143,6 +149,18 @@ function decode(res: HttpResponse, format: Config["responseFormat"], nodeId: str
       cause: err,
     });
   }
+  const at = jsonNestingPastLimit(res.body);
+  if (at >= 0) {
+    throw new NodeError(
+      "http_failed",
+      `response from ${res.url} nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${at})`,
+      {
+        nodeId,
+        retryable: false,
+      },
+    );
+  }
+  return value;
 }
 
 /** Calls an HTTP endpoint through the host's guarded client, once per item. */

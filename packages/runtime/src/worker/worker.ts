@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { NodeError } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome, RunQueue } from "../queue/types";
 
@@ -74,7 +75,14 @@ export function createWorker(o: WorkerOptions) {
       outcome = await o.execute(run, ac.signal);
     } catch (err) {
       o.log.error({ err, runId: run.id }, "run executor crashed");
-      outcome = { status: "failed", error: { code: "internal", message: err instanceof Error ? err.message : String(err) } };
+      // A NodeError here still names its node and code (e.g. an output too deeply nested to checkpoint).
+      outcome = {
+        status: "failed",
+        error:
+          err instanceof NodeError
+            ? { code: err.code, message: err.message, ...(err.nodeId ? { nodeId: err.nodeId } : {}) }
+            : { code: "internal", message: err instanceof Error ? err.message : String(err) },
+      };
     } finally {
       inFlight.delete(run.id);
     }

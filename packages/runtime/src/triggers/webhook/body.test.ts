@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { HttpInputError, MAX_JSON_DEPTH, parseBody } from "./body";
+import { MAX_JSON_DEPTH } from "@switchyard/engine";
+import { HttpInputError, parseBody } from "./body";
 
 const jsonReq = { headers: { "content-type": "application/json" } } as IncomingMessage;
 const parse = (text: string) => parseBody(jsonReq, Buffer.from(text), "json");
@@ -26,10 +27,5 @@ describe("JSON body depth", () => {
       code: "body_too_deep",
       message: `JSON body nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${5 * MAX_JSON_DEPTH}); send it flatter`,
     });
-  });
-
-  it("does not count brackets inside strings, escaped quotes included", () => {
-    const inString = `"${'\\"[{'.repeat(3 * MAX_JSON_DEPTH)}"`;
-    expect(parse(`{"text":${inString}}`)).toEqual({ text: '"[{'.repeat(3 * MAX_JSON_DEPTH) });
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { jsonNestingPastLimit, MAX_JSON_DEPTH } from "@switchyard/engine";
 
 export class HttpInputError extends Error {
   constructor(
@@ -59,30 +60,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/**
- * How deep a JSON body may nest. Storing, tracing and evaluating a payload walk it recursively: past ≈ 5 000
- * levels V8 runs out of stack and the request failed with a bare "internal error".
- */
-export const MAX_JSON_DEPTH = 1000;
-
-/** Byte offset where valid JSON text nests past MAX_JSON_DEPTH, or -1. Shorter texts cannot, so they are not scanned. */
-function nestingPastLimit(raw: Buffer): number {
-  if (raw.length <= 2 * MAX_JSON_DEPTH) return -1;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i];
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_DEPTH) return i;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return -1;
-}
-
 const mediaType = (req: IncomingMessage) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** Parses by the trigger's declared body type only; the caller's content type must agree. */
@@ -101,7 +78,7 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
     } catch (e) {
       throw new HttpInputError(400, "malformed_json", describeJsonError(text, (e as Error).message));
     }
-    const at = nestingPastLimit(raw);
+    const at = jsonNestingPastLimit(raw);
     if (at >= 0) {
       throw new HttpInputError(400, "body_too_deep", `JSON body nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${at}); send it flatter`);
     }
