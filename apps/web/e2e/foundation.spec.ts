@@ -29,7 +29,7 @@ test.describe("foundation", () => {
       });
       await page.screenshot({ path: testInfo.outputPath("app-shell.png"), fullPage: true });
 
-      // Every main page loads without a console error or a failed request, and has a tab icon.
+      // Every main page loads without a console error or a failed request, and the app names a tab icon.
       const problems: string[] = [];
       page.on("console", (m) => {
         if (m.type() === "error") problems.push(`${page.url()}: console error: ${m.text()}`);

@@ -17,8 +17,8 @@ export function jsonNestingPastLimit(text: string | Uint8Array, limit = MAX_JSON
   for (let i = 0; i < text.length; i++) {
     const c = at(i);
     if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
+      // A backslash escapes the next character, so an escaped quote does not end the string.
+      if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -14,7 +14,8 @@ export class HttpInputError extends Error {
 
 /**
  * Reads the raw body, refusing (413) as soon as it passes the limit instead of buffering it all.
- * Plain stream events rather than `for await`: the async iterator cost ≈ 3 % of a webhook request.
+ * Plain stream events rather than `for await`: the async iterator was ≈ 3 % of a webhook request's CPU
+ * profile, and when it stopped early it destroyed the request, leaving `req.socket` null for the 413.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
