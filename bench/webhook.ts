@@ -137,4 +137,21 @@ const unfinished = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status NOT IN
 const stepless = (db.prepare(`SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`).get() as { n: number }).n;
 db.close();
 console.log(`\npersistence: ${switchyardOk} measured 2xx (plus warm-up) → ${runs} succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps`);
+
+// Issue 12, acceptance 2, for W2 at c=20 (medians; peak RSS over every sample).
+const w2Samples = results.get("W2 c=20 Switchyard") ?? [];
+const nodeRed = targets.find((x) => x.t.name.startsWith("Node-RED"))?.t.name;
+const vsNodeRed = nodeRed ? rps("W2", 20, "Switchyard") / rps("W2", 20, nodeRed) : undefined;
+const vsRaw = rps("W2", 20, "Switchyard") / rps("W2", 20, "raw node:http");
+const p99 = median(w2Samples.map((s) => s.p99));
+const peak = Math.max(...w2Samples.map((s) => s.rss));
+const verdicts: [string, boolean | undefined, string][] = [
+  ["≥ 1.2× Node-RED", vsNodeRed === undefined ? undefined : vsNodeRed >= 1.2, vsNodeRed?.toFixed(2) ?? "run with --node-red"],
+  ["≥ 0.25× raw node:http", vsRaw >= 0.25, vsRaw.toFixed(2)],
+  ["p99 ≤ 20 ms", p99 <= 20, `${p99} ms`],
+  ["RSS ≤ 200 MB", peak <= 200, `${peak.toFixed(0)} MB`],
+  ["every run persisted with its steps", runs >= switchyardOk && unfinished === 0 && stepless === 0, `${runs} runs for ${switchyardOk} answers`],
+];
+console.log("\nacceptance 2 (W2, c=20):");
+for (const [what, ok, value] of verdicts) console.log(`  ${ok === undefined ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`);
 rmSync(work, { recursive: true, force: true });
