@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { RequestAuth } from "../auth/service";
 import type { Host } from "../host";
-import { sendError, sendJson } from "../http/respond";
+import { closeAfterResponse, sendError, sendJson } from "../http/respond";
 import { HttpInputError, parseBody, readBody } from "../triggers/webhook/body";
 import { type ApiProblem, ApiError, invalidRequest, toApiError, zodProblems } from "./errors";
 import type { Route } from "./route";
@@ -188,12 +188,7 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
       }
       if (apiError) {
         sendError(res, apiError.status, apiError.code, apiError.message, apiError.details);
-        // Unread body bytes must not be parsed as the next request on a kept-alive socket. The socket is
-        // taken now: by "finish" the request may have let go of it (req.socket is null then).
-        if (apiError.code === "payload_too_large") {
-          const socket = req.socket;
-          res.once("finish", () => socket?.destroy());
-        }
+        if (apiError.code === "payload_too_large") closeAfterResponse(req, res);
         return;
       }
       host.log.error({ err: e, method, url: url.pathname }, "API request failed");

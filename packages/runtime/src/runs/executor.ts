@@ -1,5 +1,5 @@
 import type { AgentRunner, HttpClient, Item, NodeContext, NodeRegistry, RunChannel, SecretsReader, SubflowCaller } from "@switchyard/engine";
-import { createExpressionEvaluator, type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
+import { createExpressionEvaluator, NodeError, type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome } from "../queue/types";
 import type { RunExecutor } from "../worker/worker";
@@ -61,13 +61,15 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   // One evaluator for the process: its cache of compiled expressions outlives single runs.
   const expressions = createExpressionEvaluator();
   const execute: InlineExecutor = async (run, signal, exec) => {
+    const failed = (error: { code: string; message: string; nodeId?: string }): RunOutcome => {
+      d.responses.deliver(run.id, finalResponse("failed", [], error, run.id));
+      return { status: "failed", error };
+    };
     let compiled: Awaited<ReturnType<FlowCache["get"]>>;
     try {
       compiled = await d.flows.get(run.flowId, run.flowVersion);
     } catch (e) {
-      const error = { code: "flow_invalid", message: (e as Error).message };
-      d.responses.deliver(run.id, finalResponse("failed", [], error, run.id));
-      return { status: "failed", error };
+      return failed({ code: "flow_invalid", message: (e as Error).message });
     }
     const agents = d.agents?.(exec.policyChannel);
     const subflows = d.subflows?.(run, exec, execute);
@@ -107,8 +109,14 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
             ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
             : {}),
         } satisfies Partial<NodeContext>),
+    }).catch((err: unknown) => {
+      // runFlow throws a NodeError only for a step it could not checkpoint (an output nested too deeply to
+      // store): the run fails naming that node, on the queue and inline alike. Anything else is a crash.
+      if (err instanceof NodeError) return err;
+      throw err;
     });
     d.extras.forgetRun(run.id);
+    if (result instanceof NodeError) return failed({ code: result.code, message: result.message, ...(result.nodeId ? { nodeId: result.nodeId } : {}) });
     const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
     if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, error, run.id));
     return {

@@ -1,5 +1,4 @@
 import { hostname } from "node:os";
-import { NodeError } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome, RunQueue } from "../queue/types";
 
@@ -75,14 +74,7 @@ export function createWorker(o: WorkerOptions) {
       outcome = await o.execute(run, ac.signal);
     } catch (err) {
       o.log.error({ err, runId: run.id }, "run executor crashed");
-      // A NodeError here still names its node and code (e.g. an output too deeply nested to checkpoint).
-      outcome = {
-        status: "failed",
-        error:
-          err instanceof NodeError
-            ? { code: err.code, message: err.message, ...(err.nodeId ? { nodeId: err.nodeId } : {}) }
-            : { code: "internal", message: err instanceof Error ? err.message : String(err) },
-      };
+      outcome = { status: "failed", error: { code: "internal", message: err instanceof Error ? err.message : String(err) } };
     } finally {
       inFlight.delete(run.id);
     }

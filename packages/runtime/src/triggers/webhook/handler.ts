@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendError, sendJson } from "../../http/respond";
+import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
 import { HttpInputError, parseBody, readBody } from "./body";
 import { createRateLimiter } from "./rate-limit";
@@ -139,13 +139,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (e) {
       if (e instanceof HttpInputError) {
         sendError(res, e.status, e.code, e.message);
-        // Unread body bytes must not be parsed as the next request on a kept-alive socket. The socket is
-        // taken now: by "finish" the request may have let go of it (req.socket is null then), and a throw
-        // there would be an uncaught exception that stops the process.
-        if (e.status === 413) {
-          const socket = req.socket;
-          res.once("finish", () => socket?.destroy());
-        }
+        if (e.status === 413) closeAfterResponse(req, res);
         return;
       }
       throw e;
