@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
 import { createHost } from "../host";
 import { createLogger } from "../logger";
+import { postEndlessBody } from "./endless-body";
 
 const bin = fileURLToPath(new URL("../../bin/switchyard.mjs", import.meta.url));
 
@@ -22,20 +22,6 @@ const flow = {
   ],
   edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
 };
-
-/** POSTs a chunked body (no content-length) in 512-byte chunks without ever ending it; resolves with the answer. */
-function postEndlessChunks(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-    });
-    req.on("error", reject);
-    const timer = setInterval(() => req.write("x".repeat(512)), 5);
-    req.on("close", () => clearInterval(timer));
-  });
-}
 
 describe("oversized webhook bodies", () => {
   it("answers a chunked body over the limit with 413 and the worker process keeps serving", async () => {
@@ -76,7 +62,7 @@ describe("oversized webhook bodies", () => {
       });
       const url = `http://127.0.0.1:${port}`;
 
-      const refused = await postEndlessChunks(`${url}/hooks/small`);
+      const refused = await postEndlessBody(`${url}/hooks/small`);
       expect(refused.status).toBe(413);
       expect(JSON.parse(refused.body).error).toEqual({
         code: "payload_too_large",

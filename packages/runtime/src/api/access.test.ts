@@ -1,5 +1,5 @@
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postEndlessBody } from "../__tests__/endless-body";
 import { type ApiHost, exampleBody, startApiHost } from "./__tests__/harness";
 import { apiRoutes } from "./index";
 
@@ -148,21 +148,10 @@ describe("malformed requests", () => {
   });
 
   it("answers 413 for a chunked body (no content-length) once it passes the limit, and keeps serving", async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        `${t.url}/api/v1/memory/items`,
-        { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${t.keys.owner}` } },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-        },
-      );
-      req.on("error", reject);
-      // Never ended: the answer must come as soon as the limit is passed.
-      const chunk = "x".repeat(1024 * 1024);
-      const timer = setInterval(() => req.write(chunk), 5);
-      req.on("close", () => clearInterval(timer));
+    // Never ended: the answer must come as soon as the limit is passed.
+    const { status, body } = await postEndlessBody(`${t.url}/api/v1/memory/items`, {
+      headers: { "content-type": "application/json", authorization: `Bearer ${t.keys.owner}` },
+      chunkBytes: 1024 * 1024,
     });
     expect(status).toBe(413);
     expect(JSON.parse(body).error.code).toBe("payload_too_large");

@@ -187,8 +187,8 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
         return;
       }
       if (apiError) {
-        sendError(res, apiError.status, apiError.code, apiError.message, apiError.details);
         if (apiError.code === "payload_too_large") closeAfterResponse(req, res);
+        sendError(res, apiError.status, apiError.code, apiError.message, apiError.details);
         return;
       }
       host.log.error({ err: e, method, url: url.pathname }, "API request failed");

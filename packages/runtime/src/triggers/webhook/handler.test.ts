@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { postEndlessBody } from "../../__tests__/endless-body";
 import type { ResolvedWebhookAuth } from "./auth";
 import { createWebhookHandler, type WebhookResponse } from "./handler";
 import { createHookRegistry, type HookBinding, type WebhookConfig } from "./registry";
@@ -119,17 +120,8 @@ describe("webhook handler", () => {
 
   it("refuses a chunked body (no content-length) with 413 once it passes the limit, before admitting", async () => {
     bind({ maxBodyBytes: 64 });
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${url}/hooks/orders`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-      });
-      req.on("error", reject);
-      req.write(`{"big":"${"x".repeat(40)}`);
-      // The second chunk crosses the limit; the answer must not wait for a body that never ends.
-      setTimeout(() => req.write("x".repeat(40)), 20);
-    });
+    // Never ended, in chunks of 40 bytes: the second crosses the limit; the answer must not wait for the end.
+    const { status, body } = await postEndlessBody(`${url}/hooks/orders`, { chunkBytes: 40 });
     expect(status).toBe(413);
     expect(JSON.parse(body).error).toEqual({ code: "payload_too_large", message: "body exceeds the limit of 64 bytes" });
     expect(admitted).toHaveLength(0);

@@ -138,8 +138,8 @@ export function createWebhookHandler(deps: WebhookDeps) {
       res.end(text);
     } catch (e) {
       if (e instanceof HttpInputError) {
-        sendError(res, e.status, e.code, e.message);
         if (e.status === 413) closeAfterResponse(req, res);
+        sendError(res, e.status, e.code, e.message);
         return;
       }
       throw e;
