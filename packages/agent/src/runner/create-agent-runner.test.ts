@@ -202,11 +202,14 @@ describe("runner limits, errors and secrets", () => {
   });
 
   it("stops when the run is cancelled and records the abort", async () => {
-    server = await startScriptedLlmServer(() => ({ hang: true }));
-    const h = harness({ definitions: shipped, server });
     const ac = new AbortController();
+    // Cancelled while the model is answering: the abort comes once the request has reached the server.
+    server = await startScriptedLlmServer(() => {
+      setImmediate(() => ac.abort(new Error("run cancelled")));
+      return { hang: true };
+    });
+    const h = harness({ definitions: shipped, server });
     const pending = h.runner.run(request({ agentRef: "flow_memory_agent", signal: ac.signal }));
-    setTimeout(() => ac.abort(new Error("run cancelled")), 30);
     await expect(pending).rejects.toThrow("run cancelled");
     expect(h.traces[0]!.stop).toBe("aborted");
   });

@@ -83,13 +83,19 @@ describe("listen for a test event", () => {
     const t2 = await startTestHost();
     try {
       const { id } = await t2.host.flows.create({ name: "Draft", definition: exampleFlow });
-      const listening = t2.host.control.listenForTestEvent(id, 5_000);
-      await new Promise((r) => setTimeout(r, 50));
-      const res = await fetch(`${t2.url}/hooks-test/hello`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: "Test" }),
-      });
+      const listening = t2.host.control.listenForTestEvent(id, 10_000);
+      // The listener binds after reading the flow: until then the test path answers 404, so ask again.
+      const send = () =>
+        fetch(`${t2.url}/hooks-test/hello`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "Test" }),
+        });
+      let res = await send();
+      for (let i = 0; res.status === 404 && i < 400; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        res = await send();
+      }
       expect(res.status).toBe(200);
       expect(await listening).toMatchObject({ method: "POST", body: { name: "Test" } });
       expect((await fetch(`${t2.url}/hooks-test/hello`, { method: "POST", body: "{}" })).status).toBe(404);
