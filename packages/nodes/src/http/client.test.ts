@@ -57,6 +57,29 @@ describe("createHttpClient", () => {
     expect(JSON.parse(text(res.body))).toEqual({ auth: null });
   });
 
+  it("drops every credential-bearing header on a cross-origin redirect, custom secret headers included", async () => {
+    const res = await client.request({
+      method: "GET",
+      url: `${server.url}/elsewhere`,
+      headers: {
+        accept: "application/json",
+        "user-agent": "switchyard",
+        "X-Api-Key": "k3y",
+        "proxy-authorization": "Basic cA==",
+        "x-auth-token": "t0k",
+        cookie: "sid=1",
+      },
+    });
+    expect(res.status).toBe(200);
+    const seen = other.requests.at(-1)?.headers ?? {};
+    expect(Object.keys(seen).sort()).toEqual(["accept", "connection", "host", "user-agent"]);
+  });
+
+  it("keeps the request's headers on a same-origin redirect", async () => {
+    await client.request({ method: "GET", url: `${server.url}/hop`, headers: { "x-api-key": "k3y" } });
+    expect(server.requests.at(-1)?.headers["x-api-key"]).toBe("k3y");
+  });
+
   it("gives up after five redirects", async () => {
     const err = (await client
       .request({ method: "GET", url: `${server.url}/loop` })

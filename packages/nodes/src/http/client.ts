@@ -145,13 +145,30 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
   };
 }
 
+/**
+ * Headers that may follow a redirect to another origin. Any other header (authorization, cookie,
+ * proxy-authorization, x-api-key, a credential's custom header name, …) may carry a secret bound
+ * to the first origin, so an allow-list rather than a deny-list: nothing unknown crosses.
+ */
+const CROSS_ORIGIN_SAFE = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "cache-control",
+  "content-language",
+  "content-type",
+  "content-length",
+  "pragma",
+  "user-agent",
+]);
+
 /** The request for the next hop: 303 (and 301/302 after POST) become GET; secrets stay on their origin. */
 function redirectRequest(req: HttpRequest, status: number, from: URL, to: URL): HttpRequest {
   const toGet = status === 303 || ((status === 301 || status === 302) && req.method.toUpperCase() === "POST");
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) {
     const name = k.toLowerCase();
-    if (from.origin !== to.origin && (name === "authorization" || name === "cookie")) continue;
+    if (from.origin !== to.origin && !CROSS_ORIGIN_SAFE.has(name)) continue;
     if (toGet && (name === "content-type" || name === "content-length")) continue;
     if (name === "host") continue;
     headers[k] = v;

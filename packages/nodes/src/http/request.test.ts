@@ -7,10 +7,12 @@ import { createHttpClient } from "./client";
 import { httpRequestNode } from "./request";
 
 const CREDENTIALS: Record<string, { type: string; data: Record<string, string> }> = {
-  bearer: { type: "bearer", data: { token: "t0k" } },
-  basic: { type: "basic", data: { user: "ada", password: "pw" } },
-  header: { type: "header", data: { name: "x-api-key", value: "k3y" } },
-  empty: { type: "bearer", data: {} },
+  bearer: { type: "bearer", data: { token: "t0k", allowedHosts: "127.0.0.1" } },
+  basic: { type: "basic", data: { user: "ada", password: "pw", allowedHosts: "127.0.0.1" } },
+  header: { type: "header", data: { name: "x-api-key", value: "k3y", allowedHosts: "127.0.0.1" } },
+  empty: { type: "bearer", data: { allowedHosts: "127.0.0.1" } },
+  elsewhere: { type: "bearer", data: { token: "t0k", allowedHosts: "api.example.com, *.example.org" } },
+  legacy: { type: "bearer", data: { token: "t0k" } },
 };
 const secrets: SecretsReader = {
   get: async (id) => {
@@ -31,6 +33,8 @@ beforeAll(async () => {
       res.end(
         JSON.stringify({ method: req.method, url: req.url, body, auth: req.headers.authorization ?? null }),
       );
+    } else if (path === "/to-localhost") {
+      res.writeHead(307, { location: `http://localhost:${server.port}/echo` }).end();
     } else if (path === "/flaky") {
       flaky++;
       if (flaky < 3) res.writeHead(503, { "retry-after": "0" }).end("busy");
@@ -101,6 +105,51 @@ describe("http.request", () => {
     );
     await run({ url: `${server.url}/echo`, auth: { type: "header", credentialId: "header" } });
     expect(server.requests.at(-1)?.headers["x-api-key"]).toBe("k3y");
+  });
+
+  it("refuses to send a credential to a host outside its allowed hosts, naming credential, host and list", async () => {
+    const before = server.requests.length;
+    const err = await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "elsewhere" } }).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({
+      code: "policy_denied",
+      nodeId: "n1",
+      retryable: false,
+      message: 'credential "elsewhere" may not be sent to 127.0.0.1: its allowed hosts are api.example.com, *.example.org',
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("refuses a stored credential without allowed hosts and says how to fix it", async () => {
+    const before = server.requests.length;
+    const err = await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "legacy" } }).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({
+      code: "policy_denied",
+      message:
+        'credential "legacy" has no allowed hosts, so it is sent nowhere: edit the credential (Settings › Credentials) and add the hosts it may be sent to',
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("never sends a header credential along a redirect to a host outside its allowed hosts", async () => {
+    const viaLocalhost = createHttpClient({
+      allowHosts: ["127.0.0.1", "localhost"],
+      lookup: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
+    const out = await run(
+      { url: `${server.url}/to-localhost`, auth: { type: "header", credentialId: "header" } },
+      { http: viaLocalhost },
+    );
+    expect(out).toMatchObject({ items: [{ json: { status: 200 } }] });
+    const last = server.requests.at(-1);
+    expect([last?.url, last?.headers.host, last?.headers["x-api-key"]]).toEqual([
+      "/echo",
+      `localhost:${server.port}`,
+      undefined,
+    ]);
   });
 
   it("fails clearly when a credential lacks the field it needs", async () => {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineNode } from "../define";
 import { NodeError, notConfigured } from "../errors";
 import { sleep } from "../util/sleep";
+import { assertCredentialHost } from "./allowed-hosts";
 import { isRetryableStatus, retryDelayMs } from "./retry";
 
 const credentialId = z.string().min(1).describe("Credential to authenticate with");
@@ -98,11 +99,13 @@ export const httpRequestConfig = z.object({
 
 type Config = z.infer<typeof httpRequestConfig>;
 
-async function authHeaders(config: Config, ctx: NodeContext): Promise<Record<string, string>> {
+/** The credential's headers, after checking that it may be sent to `url`'s host at all. */
+async function authHeaders(config: Config, url: URL, ctx: NodeContext): Promise<Record<string, string>> {
   const a = config.auth;
   if (a.type === "none") return {};
   if (!ctx.secrets) throw notConfigured("Credentials", ctx.nodeId);
   const { data } = await ctx.secrets.get(a.credentialId);
+  assertCredentialHost(a.credentialId, data, url.hostname, ctx.nodeId);
   const need = (field: string, alt?: string): string => {
     const v = data[field] ?? (alt ? data[alt] : undefined);
     if (!v) {
@@ -192,7 +195,7 @@ export const httpRequestNode = defineNode({
     const headers: Record<string, string> = {
       ...(contentType ? { "content-type": contentType } : {}),
       ...config.headers,
-      ...(await authHeaders(config, ctx)),
+      ...(await authHeaders(config, url, ctx)),
     };
     const res = await withRetries(config, ctx, () =>
       ctx.http!.request({
