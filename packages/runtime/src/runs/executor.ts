@@ -23,13 +23,18 @@ export interface ExecutorDeps {
   onEvent?: (event: RunProgressEvent) => void;
 }
 
-/** What a sync webhook gets when the flow ends without a Respond node: the last items, or the error. */
-function finalResponse(status: RunOutcome["status"], output: Item[], error?: { code: string; message: string }, runId?: string) {
+/**
+ * What a sync webhook gets when the flow ends without a Respond node: the last items, or a generic error.
+ * The caller may be anonymous: the failure's text (node ids, expressions, upstream answers) stays in the
+ * run's trace, and the caller gets only the run id to quote.
+ */
+function finalResponse(status: RunOutcome["status"], output: Item[], runId: string) {
   if (status === "succeeded") {
     const body = output.length === 1 ? output[0]!.json : output.map((i) => i.json);
     return { status: 200, headers: {}, body };
   }
-  return { status: 500, headers: {}, body: { error: { code: error?.code ?? status, message: error?.message ?? `run ${status}`, runId } } };
+  const message = `the flow run ${status.replace("_", " ")}; its details are in the run's trace (run ${runId})`;
+  return { status: 500, headers: {}, body: { error: { code: `run_${status}`, message, runId } } };
 }
 
 function stepLogger(d: ExecutorDeps, runId: string, nodeId: string): NodeContext["log"] {
@@ -62,7 +67,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
   const expressions = createExpressionEvaluator();
   const execute: InlineExecutor = async (run, signal, exec) => {
     const failed = (error: { code: string; message: string; nodeId?: string }): RunOutcome => {
-      d.responses.deliver(run.id, finalResponse("failed", [], error, run.id));
+      d.responses.deliver(run.id, finalResponse("failed", [], run.id));
       return { status: "failed", error };
     };
     let compiled: Awaited<ReturnType<FlowCache["get"]>>;
@@ -118,7 +123,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
     d.extras.forgetRun(run.id);
     if (result instanceof NodeError) return failed({ code: result.code, message: result.message, ...(result.nodeId ? { nodeId: result.nodeId } : {}) });
     const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
-    if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, error, run.id));
+    if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, run.id));
     return {
       status: result.status,
       ...(error ? { error } : {}),

@@ -61,6 +61,22 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/**
+ * Name/value pairs (a query string, a form body) as JSON would carry them: a repeated name becomes an
+ * array, and every name — `__proto__` and `constructor` included — is an ordinary own key holding strings.
+ * Never `out[k]` on a `{}`: that reads inherited Object.prototype members into request data (#18).
+ */
+export function pairsToRecord(pairs: Iterable<[string, string]>): Record<string, string | string[]> {
+  const seen = new Map<string, string | string[]>();
+  for (const [k, v] of pairs) {
+    const prev = seen.get(k);
+    if (prev === undefined) seen.set(k, v);
+    else if (Array.isArray(prev)) prev.push(v);
+    else seen.set(k, [prev, v]);
+  }
+  return Object.fromEntries(seen);
+}
+
 const mediaType = (req: IncomingMessage) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** Parses by the trigger's declared body type only; the caller's content type must agree. */
@@ -89,12 +105,7 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
     if (type !== "application/x-www-form-urlencoded") {
       throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/x-www-form-urlencoded, got ${type || "no content type"}`);
     }
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of new URLSearchParams(raw.toString("utf8"))) {
-      const prev = out[k];
-      out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-    }
-    return out;
+    return pairsToRecord(new URLSearchParams(raw.toString("utf8")));
   }
   return raw.toString("utf8");
 }

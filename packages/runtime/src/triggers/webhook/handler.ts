@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
-import { HttpInputError, parseBody, readBody } from "./body";
+import { HttpInputError, pairsToRecord, parseBody, readBody } from "./body";
 import { createRateLimiter } from "./rate-limit";
 import type { HookBinding, HookRegistry } from "./registry";
 
@@ -34,22 +34,14 @@ export interface WebhookDeps {
 const maskedHeaders = new Set(["authorization", "cookie", "proxy-authorization", "x-api-key"]);
 
 function maskHeaders(req: IncomingMessage, extraSecret?: string): Record<string, string> {
-  const out: Record<string, string> = {};
   const secretName = extraSecret?.toLowerCase();
+  const out = new Map<string, string>();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    out[k] = maskedHeaders.has(k) || k === secretName ? "[masked]" : Array.isArray(v) ? v.join(", ") : v;
+    out.set(k, maskedHeaders.has(k) || k === secretName ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
   }
-  return out;
-}
-
-function queryOf(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
+  // fromEntries defines own keys, so a header named `__proto__` is kept as data, as JSON.parse keeps it.
+  return Object.fromEntries(out);
 }
 
 /** `/hooks/*` and `/hooks-test/*`: framework-free, authenticates before buffering, admits durably before any 2xx. */
@@ -97,7 +89,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
         path: url.pathname,
         params,
         headers: maskHeaders(req, auth.type === "header" ? auth.name : undefined),
-        query: queryOf(url),
+        query: pairsToRecord(url.searchParams),
         body,
         receivedAt: new Date(deps.now()).toISOString(),
       };

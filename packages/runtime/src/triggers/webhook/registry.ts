@@ -51,13 +51,14 @@ export function createHookRegistry() {
       if (hit) return { binding: hit, params: {} };
       for (const p of patterns) {
         if (p.parts.length !== parts.length) continue;
-        const params: Record<string, string> = {};
+        const params = new Map<string, string>();
         const ok = p.parts.every((s, i) => {
           if (!s.startsWith(":")) return s === parts[i];
-          params[s.slice(1)] = decodeURIComponent(parts[i]!);
+          params.set(s.slice(1), decodeURIComponent(parts[i]!));
           return true;
         });
-        if (ok) return { binding: p.binding, params };
+        // Own keys only, as JSON would carry them (a segment may be named `:__proto__`).
+        if (ok) return { binding: p.binding, params: Object.fromEntries(params) };
       }
       return undefined;
     },
