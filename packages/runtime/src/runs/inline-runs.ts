@@ -45,7 +45,11 @@ export function createInlineRuns(d: InlineRunDeps) {
   const eligible = new WeakMap<CompiledFlow, boolean>();
   const inFlight = new Set<Promise<unknown>>();
 
-  /** Undefined when the flow must go through the queue; else the committed run's id and its answer. */
+  /**
+   * Undefined when the flow must go through the queue; else the committed run's id and its answer.
+   * `payload` is handed to the engine as is, so ingress builds it JSON-shaped (own keys, plain objects,
+   * no functions): it equals JSON.parse(payloadJson), as a queued run sees it (security-ingress-keys test).
+   */
   const run = async (b: HookBinding, payload: unknown, payloadJson: string): Promise<{ runId: string; response: WebhookResponse } | undefined> => {
     // Runs this worker queued go first (FIFO); during shutdown nothing new starts here.
     if (!d.worker.acceptsInline()) return undefined;

@@ -40,14 +40,14 @@ const FIELD_NAME = /^[!-9;-~]+$/;
 
 /**
  * Header lines arrive as latin1 strings of the raw bytes. Folding is undone; encoded words are
- * left as sent (the named payload fields carry the decoded values). A header named `__proto__`
- * is dropped: no real mail uses it, and downstream code merging payloads must not meet it.
+ * left as sent (the named payload fields carry the decoded values). Every name — `__proto__` and
+ * `constructor` included — is an ordinary own key, as JSON.parse of the stored payload has it (#18).
  */
 export function headerRecord(lines: HeaderLines): Record<string, string> {
   const merged = new Map<string, string>();
   for (const { key, line } of lines) {
     const name = key.toLowerCase();
-    if (!FIELD_NAME.test(name) || name === "__proto__") continue;
+    if (!FIELD_NAME.test(name)) continue;
     const raw = line.slice(line.indexOf(":") + 1);
     const value = decodeHeaderBytes(raw.replace(/\r?\n[ \t]+/g, " ")).trim();
     const prior = merged.get(name);
