@@ -29,7 +29,7 @@ export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
 export { assertCredentialHost, hostAllowed, hostPatternProblem, parseAllowedHosts } from "./http/allowed-hosts";
-export { createHttpClient, type HttpClientOptions } from "./http/client";
+export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
 export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/ssrf";
 export { type ResolvedAddress, vetUrl } from "./http/vet";

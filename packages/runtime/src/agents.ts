@@ -11,6 +11,7 @@ import {
 } from "@switchyard/agent";
 import type { SettingsRepo } from "@switchyard/db";
 import type { AgentRunner, HttpClient, SecretsReader } from "@switchyard/engine";
+import { assertCredentialHost } from "@switchyard/nodes";
 import { createMemoryTools, type MemoryReader, readUserFiles } from "@switchyard/memory";
 import { z } from "zod";
 import type { Logger } from "./logger";
@@ -46,12 +47,19 @@ export async function createAgentServices(o: {
   const llm = llmSettingsSchema.safeParse(await o.settings.get("llm.provider"));
   const ceilings = channelCeilingsSchema.safeParse(await o.settings.get("policy.channelCeilings"));
   let apiKey: string | undefined;
-  if (llm.success && llm.data.credentialId) apiKey = (await o.secrets.get(llm.data.credentialId)).data.apiKey;
+  let checkKeyHost: ((url: URL) => void) | undefined;
+  if (llm.success && llm.data.credentialId) {
+    const { credentialId } = llm.data;
+    const { data } = await o.secrets.get(credentialId);
+    apiKey = data.apiKey;
+    // The key goes only to its credential's allowed hosts; checked per call, so a refusal fails the step.
+    checkKeyHost = (url) => assertCredentialHost(credentialId, data, url.hostname);
+  }
   const runner = createAgentRunner({
     definitions,
     tools: [createHttpGetTool(o.http)],
     memory: { tools: createMemoryTools(o.memory), readUserFiles: () => readUserFiles(o.memory) },
-    provider: llm.success ? createOpenAiCompatibleProvider({ baseUrl: llm.data.baseUrl, apiKey }) : undefined,
+    provider: llm.success ? createOpenAiCompatibleProvider({ baseUrl: llm.data.baseUrl, apiKey, checkKeyHost }) : undefined,
     modelForHint: (hint) => {
       if (!llm.success) return "";
       const model = llm.data.models[hint ?? "default"] ?? llm.data.models.default;

@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
 import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
-import type { HttpClient, NodeRegistry, RunProgressEvent } from "@switchyard/engine";
+import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
+import { createHttpClient, type GuardedHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
@@ -37,7 +37,11 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
   // The SSRF allow-list is a setting: rebuilding the client on change takes effect for the next request.
   let httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
-  const http: HttpClient = { request: (req) => httpClient.request(req) };
+  // vetHost: the same guard for SMTP hosts (email.send), so it must survive this indirection too.
+  const http: GuardedHttpClient = {
+    request: (req) => httpClient.request(req),
+    vetHost: (host, target) => httpClient.vetHost(host, target),
+  };
   const reloadHttp = async () => {
     httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
   };

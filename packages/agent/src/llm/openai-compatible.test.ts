@@ -12,6 +12,28 @@ afterEach(async () => {
 const fast = { initialBackoffMs: 1, maxBackoffMs: 5 };
 
 describe("OpenAI-compatible provider against the scripted server", () => {
+  it("refuses to send the API key to a base URL its credential is not bound to, before any request", async () => {
+    server = await startScriptedLlmServer([{ content: "hi" }]);
+    const checked: string[] = [];
+    const provider = createOpenAiCompatibleProvider({
+      baseUrl: server.url,
+      apiKey: "sk-test-123",
+      checkKeyHost: (url) => {
+        checked.push(url.hostname);
+        throw new Error('credential "llm" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com');
+      },
+      ...fast,
+    });
+    const err = await provider.chat({ model: "m1", messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(LlmProviderError);
+    expect([err.message, err.retryable]).toEqual([
+      'credential "llm" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com',
+      false,
+    ]);
+    expect(checked).toEqual(["127.0.0.1"]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("sends model, messages, tools and the bearer key, and parses content, tool calls and usage", async () => {
     server = await startScriptedLlmServer([
       {

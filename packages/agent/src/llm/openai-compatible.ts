@@ -24,6 +24,11 @@ export interface OpenAiCompatibleOptions {
   /** Per-request timeout (default 120 s); the caller's signal also aborts. */
   requestTimeoutMs?: number;
   extraHeaders?: Record<string, string>;
+  /**
+   * Throws when the API key may not go to this URL (credentials are bound to hosts). Called before
+   * every call that carries the key; the host supplies it from the credential's allowed hosts.
+   */
+  checkKeyHost?: (url: URL) => void;
 }
 
 const EXCERPT_CHARS = 300;
@@ -39,6 +44,14 @@ export function createOpenAiCompatibleProvider(opts: OpenAiCompatibleOptions): L
   return {
     name: "openai-compatible",
     async chat(req: ChatRequest): Promise<ChatResponse> {
+      if (opts.apiKey && opts.checkKeyHost) {
+        try {
+          opts.checkKeyHost(new URL(url));
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          throw new LlmProviderError(message, { status: 0, bodyExcerpt: "", retryable: false, cause: err });
+        }
+      }
       const body = JSON.stringify(toWire(req));
       const headers: Record<string, string> = { "content-type": "application/json", ...opts.extraHeaders };
       if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;

@@ -4,6 +4,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
+import { createHttpClient, type GuardedHttpClient } from "../http/client";
 import { sendEmailNode } from "./send";
 
 let server: SMTPServer;
@@ -53,13 +54,30 @@ const smtp = () => ({
   user: "mailer",
   pass: "s3cret",
   from: "Flows <flows@switchyard.test>",
+  allowedHosts: "127.0.0.1, mail.invalid",
 });
 
-const send = (config: Record<string, unknown>, json: Record<string, unknown> = {}, data = smtp()) =>
+// The host's outbound guard, letting loopback through for the test server; `mail.invalid` resolves
+// only through this fake, so a delivery to it proves the node connected to the vetted address.
+const lookups: string[] = [];
+const guard = createHttpClient({
+  allowHosts: ["127.0.0.1", "mail.invalid"],
+  lookup: async (host) => {
+    lookups.push(host);
+    return [{ address: "127.0.0.1", family: 4 }];
+  },
+});
+
+const send = (
+  config: Record<string, unknown>,
+  json: Record<string, unknown> = {},
+  data: Record<string, string> = smtp(),
+  http: GuardedHttpClient | null = guard,
+) =>
   sendEmailNode.execute({
     config: { credentialId: "smtp", ...config } as never,
     input: items(json),
-    ctx: fakeCtx({ secrets: secrets(data) }),
+    ctx: fakeCtx({ secrets: secrets(data), ...(http ? { http } : {}) }),
   });
 
 describe("email.send", () => {
@@ -111,6 +129,51 @@ describe("email.send", () => {
     expect(mail.attachments.map((a) => [a.filename, a.contentType, a.content.toString()])).toEqual([
       ["hello.txt", "text/plain", "hello file"],
     ]);
+  });
+
+  it("refuses an SMTP host the outbound address guard forbids, before connecting", async () => {
+    received.length = 0;
+    const err = await send({ to: "ada@example.test", subject: "Hi", text: "x" }, {}, smtp(), createHttpClient()).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({
+      code: "policy_denied",
+      nodeId: "n1",
+      message: `request to smtp://127.0.0.1:${port} refused: 127.0.0.1 is a loopback address`,
+    });
+    expect(received).toHaveLength(0);
+  });
+
+  it("connects to the address the guard vetted, resolving the SMTP host name only once", async () => {
+    received.length = 0;
+    lookups.length = 0;
+    await send({ to: "ada@example.test", subject: "Hi", text: "x" }, {}, { ...smtp(), host: "mail.invalid" });
+    expect(received).toHaveLength(1);
+    expect(lookups).toEqual(["mail.invalid"]);
+  });
+
+  it("refuses to send the SMTP credential to a host outside its allowed hosts", async () => {
+    received.length = 0;
+    const err = await send(
+      { to: "ada@example.test", subject: "Hi", text: "x" },
+      {},
+      { ...smtp(), allowedHosts: "smtp.example.com" },
+    ).catch((e) => e);
+    expect(err).toMatchObject({
+      code: "policy_denied",
+      message: 'credential "smtp" may not be sent to 127.0.0.1: its allowed hosts are smtp.example.com',
+    });
+    expect(received).toHaveLength(0);
+  });
+
+  it("refuses to connect when the host gives it no outbound address guard", async () => {
+    const err = await send({ to: "ada@example.test", subject: "Hi", text: "x" }, {}, smtp(), null).catch(
+      (e) => e,
+    );
+    expect(err).toMatchObject({
+      code: "not_configured",
+      message: "the outbound address guard is not available to this node",
+    });
   });
 
   it("uses the config's from over the credential's", async () => {

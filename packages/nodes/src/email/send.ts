@@ -3,6 +3,10 @@ import nodemailer from "nodemailer";
 import { z } from "zod";
 import { defineNode, formatIssues } from "../define";
 import { NodeError, notConfigured } from "../errors";
+import { assertCredentialHost } from "../http/allowed-hosts";
+import type { GuardedHttpClient } from "../http/client";
+import { isIpLiteral } from "../http/ssrf";
+import type { ResolvedAddress } from "../http/vet";
 import { getPath } from "../util/path";
 
 const addressList = z
@@ -17,6 +21,7 @@ const smtpCredential = z.object({
   user: z.string().optional(),
   pass: z.string().optional(),
   from: z.string().min(3),
+  allowedHosts: z.string().optional(),
 });
 
 const attachmentShape = z.array(
@@ -37,7 +42,23 @@ async function smtpSettings(credentialId: string, ctx: NodeContext) {
       retryable: false,
     });
   }
+  assertCredentialHost(credentialId, data, parsed.data.host, ctx.nodeId);
   return parsed.data;
+}
+
+/**
+ * The SMTP host passes the same outbound guard as HTTP: resolved once, every address checked, and
+ * the checked address is what nodemailer connects to (it never resolves the name again).
+ */
+async function vettedAddress(smtp: { host: string; port: number }, ctx: NodeContext): Promise<ResolvedAddress> {
+  const guard = ctx.http as Partial<GuardedHttpClient> | undefined;
+  if (!guard?.vetHost) throw notConfigured("the outbound address guard", ctx.nodeId);
+  try {
+    return await guard.vetHost(smtp.host, `smtp://${smtp.host}:${smtp.port}`);
+  } catch (err) {
+    if (err instanceof NodeError) err.nodeId ??= ctx.nodeId;
+    throw err;
+  }
 }
 
 /** Sends one e-mail per item through the SMTP server of a credential. */
@@ -94,8 +115,11 @@ export const sendEmailNode = defineNode({
       }
       attachments = parsed.data;
     }
+    const target = await vettedAddress(smtp, ctx);
     const transport = nodemailer.createTransport({
-      host: smtp.host,
+      host: target.address,
+      // TLS (implicit or STARTTLS) still verifies the certificate against the host name.
+      ...(isIpLiteral(smtp.host) ? {} : { servername: smtp.host }),
       port: smtp.port,
       secure: smtp.secure === "true",
       auth: smtp.user ? { user: smtp.user, pass: smtp.pass ?? "" } : undefined,

@@ -11,7 +11,16 @@ import type { LookupFunction } from "node:net";
 import type { HttpClient, HttpRequest, HttpResponse } from "@switchyard/engine";
 import { NodeError } from "../errors";
 import { isIpLiteral } from "./ssrf";
-import { type ResolvedAddress, type UrlPolicy, vetUrl } from "./vet";
+import { type ResolvedAddress, type UrlPolicy, vetHost, vetUrl } from "./vet";
+
+/**
+ * The HTTP client plus the same address guard for other protocols (SMTP): `vetHost` resolves a host
+ * once, checks every address, and returns the one to connect to, so the caller pins it.
+ */
+export interface GuardedHttpClient extends HttpClient {
+  /** `target` names the destination in a refusal, e.g. `smtp://mail.example.com:587`. */
+  vetHost(hostname: string, target?: string): Promise<ResolvedAddress>;
+}
 
 export interface HttpClientOptions {
   /** Exact host names (as in the URL, e.g. "127.0.0.1", "localhost", "::1") the guard lets through. */
@@ -39,7 +48,7 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
+export function createHttpClient(opts: HttpClientOptions = {}): GuardedHttpClient {
   const policy: UrlPolicy = { allowHosts: opts.allowHosts, lookup: opts.lookup ?? systemLookup };
   const maxRedirects = opts.maxRedirects ?? 5;
   // One keep-alive agent pair per client, so pooled sockets never cross clients with different policies.
@@ -104,6 +113,7 @@ export function createHttpClient(opts: HttpClientOptions = {}): HttpClient {
   }
 
   return {
+    vetHost: (hostname, target) => vetHost(hostname, policy, target),
     async request(req: HttpRequest): Promise<HttpResponse> {
       let url: URL;
       try {

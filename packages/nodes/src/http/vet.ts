@@ -14,8 +14,8 @@ export interface UrlPolicy {
 
 const bare = (host: string) => host.toLowerCase().replace(/^\[|\]$/g, "");
 
-const denied = (url: URL, why: string) =>
-  new NodeError("policy_denied", `request to ${url.origin} refused: ${why}`, { retryable: false });
+const denied = (target: string, why: string) =>
+  new NodeError("policy_denied", `request to ${target} refused: ${why}`, { retryable: false });
 
 /**
  * Checks one URL against the SSRF policy and returns the single address to connect to.
@@ -23,18 +23,23 @@ const denied = (url: URL, why: string) =>
  */
 export async function vetUrl(url: URL, policy: UrlPolicy): Promise<ResolvedAddress> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw denied(url, `protocol ${url.protocol} is not allowed`);
+    throw denied(url.origin, `protocol ${url.protocol} is not allowed`);
   }
-  if (url.username || url.password) throw denied(url, "credentials in the URL are not allowed");
-  const host = bare(url.hostname);
+  if (url.username || url.password) throw denied(url.origin, "credentials in the URL are not allowed");
+  return vetHost(url.hostname, policy, url.origin);
+}
+
+/** The same check for a bare host name or IP (SMTP); `target` names it in the error. */
+export async function vetHost(hostname: string, policy: UrlPolicy, target = hostname): Promise<ResolvedAddress> {
+  const host = bare(hostname);
   const allowed = (policy.allowHosts ?? []).some((h) => bare(h) === host);
   if (isIpLiteral(host)) {
     const why = allowed ? null : forbiddenReason(host);
-    if (why) throw denied(url, `${host} is ${why}`);
+    if (why) throw denied(target, `${host} is ${why}`);
     return { address: host, family: host.includes(":") ? 6 : 4 };
   }
   const nameWhy = allowed ? null : forbiddenHostName(host);
-  if (nameWhy) throw denied(url, nameWhy);
+  if (nameWhy) throw denied(target, nameWhy);
   let addresses: ResolvedAddress[];
   try {
     addresses = await policy.lookup(host);
@@ -48,7 +53,7 @@ export async function vetUrl(url: URL, policy: UrlPolicy): Promise<ResolvedAddre
   if (!allowed) {
     for (const a of addresses) {
       const why = forbiddenReason(a.address);
-      if (why) throw denied(url, `${host} resolves to ${a.address}, ${why}`);
+      if (why) throw denied(target, `${host} resolves to ${a.address}, ${why}`);
     }
   }
   return first;

@@ -29,12 +29,15 @@ async function run(args: string[], extra: Record<string, string> = {}) {
   return { code, out, err };
 }
 
+const A = { token: "tok-a", allowedHosts: "api.example.com" };
+const B = { apiKey: "sk-b", allowedHosts: "api.openai.com" };
+
 /** Stores two credentials through a real host, then closes it (the command needs the data dir free). */
 async function seedCredentials(extra: Record<string, string> = {}) {
   const host = await createHost(parseConfig(env(extra)), createLogger("silent"), { seed: false });
   try {
-    const a = await host.services.vault.create({ name: "a", type: "httpBearer", data: { token: "tok-a" } });
-    const b = await host.services.vault.create({ name: "b", type: "llmProvider", data: { apiKey: "sk-b" } });
+    const a = await host.services.vault.create({ name: "a", type: "httpBearer", data: A });
+    const b = await host.services.vault.create({ name: "b", type: "llmProvider", data: B });
     return [a.id, b.id] as const;
   } finally {
     await host.close();
@@ -64,7 +67,7 @@ describe("switchyard credential rotate-key", () => {
     expect(readFileSync(keyFile, "utf8")).not.toBe(before);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(existsSync(`${keyFile}.next`)).toBe(false);
-    expect(await readAll(ids)).toEqual([{ token: "tok-a" }, { apiKey: "sk-b" }]);
+    expect(await readAll(ids)).toEqual([A, B]);
   });
 
   it("prints the new key once when the key comes from the environment", async () => {
@@ -78,10 +81,7 @@ describe("switchyard credential rotate-key", () => {
     ]);
     const newKey = r.out[2]!;
     expect(Buffer.from(newKey, "base64")).toHaveLength(32);
-    expect(await readAll(ids, { SWITCHYARD_ENCRYPTION_KEY: newKey })).toEqual([
-      { token: "tok-a" },
-      { apiKey: "sk-b" },
-    ]);
+    expect(await readAll(ids, { SWITCHYARD_ENCRYPTION_KEY: newKey })).toEqual([A, B]);
     await expect(readAll(ids, { SWITCHYARD_ENCRYPTION_KEY: oldKey })).rejects.toThrow(
       /encrypted with another key/,
     );
@@ -95,7 +95,7 @@ describe("switchyard credential rotate-key", () => {
     await expect(run(["rotate-key"])).rejects.toThrow(/could not re-encrypt: .*nothing was changed/);
     expect(existsSync(`${keyFile}.next`)).toBe(false);
     writeFileSync(keyFile, right);
-    expect(await readAll(ids)).toEqual([{ token: "tok-a" }, { apiKey: "sk-b" }]);
+    expect(await readAll(ids)).toEqual([A, B]);
   });
 
   it("refuses while the server holds the data dir, and explains an interrupted rotation", async () => {
@@ -113,5 +113,34 @@ describe("switchyard credential rotate-key", () => {
   it("shows its help and rejects unknown sub-commands", async () => {
     expect((await run(["--help"])).code).toBe(0);
     await expect(run(["rotate"])).rejects.toThrow("unknown credential command 'rotate'");
+  });
+});
+
+describe("switchyard credential list / allow-hosts", () => {
+  it("lists each credential with the hosts it may be sent to", async () => {
+    await seedCredentials();
+    const r = await run(["list"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toEqual([
+      expect.stringMatching(/^a \(httpBearer, [\w-]+\): api\.example\.com$/),
+      expect.stringMatching(/^b \(llmProvider, [\w-]+\): api\.openai\.com$/),
+    ]);
+  });
+
+  it("sets the allowed hosts of a credential named by name, keeping its secret", async () => {
+    const ids = await seedCredentials();
+    const r = await run(["allow-hosts", "a", "api.example.com", "*.example.org"]);
+    expect(r).toEqual({ code: 0, out: ["a may now be sent to: api.example.com, *.example.org"], err: [] });
+    expect(await readAll([ids[0]])).toEqual([{ token: "tok-a", allowedHosts: "api.example.com, *.example.org" }]);
+  });
+
+  it("refuses a pattern that is not a host and an unknown credential, changing nothing", async () => {
+    const ids = await seedCredentials();
+    await expect(run(["allow-hosts", "a", "https://x.test/"])).rejects.toThrow(
+      'allowedHosts: "https://x.test/" is not a host name (no scheme, path or user)',
+    );
+    await expect(run(["allow-hosts", "nope", "x.test"])).rejects.toThrow("no credential named or with id 'nope'");
+    await expect(run(["allow-hosts", "a"])).rejects.toThrow("give the credential and at least one host pattern");
+    expect(await readAll(ids)).toEqual([A, B]);
   });
 });

@@ -8,16 +8,22 @@ import type { Logger } from "../logger";
 import { createVault } from "../secrets/vault";
 import { CliError, type CliIo, parse, showHelp, UsageError } from "./io";
 
-export const credentialHelp = `Usage: switchyard credential rotate-key
+export const credentialHelp = `Usage: switchyard credential list
+       switchyard credential allow-hosts <name-or-id> <host-pattern>...
+       switchyard credential rotate-key
 
-Re-encrypts every stored credential under a new random key, in one transaction. Run it with the
+list: each credential's name, type, id and the hosts it may be sent to.
+allow-hosts: sets where an HTTP, SMTP or LLM credential may be sent (replacing the list), e.g.
+  api.example.com or *.example.com (any subdomain). A credential stored without allowed hosts is
+  refused by every node until it gets some.
+rotate-key: re-encrypts every stored credential under a new random key, in one transaction. Run it with the
 server stopped (the data dir is locked while it runs).
   Key in the data dir (secret.key): the new key replaces the file; the old key is gone.
   Key from SWITCHYARD_ENCRYPTION_KEY: the new key is printed once; set the variable to it before
   the next start, or no credential can be read.
 Exit codes: 0 rotated, 1 failure, 2 usage error.`;
 
-/** `switchyard credential rotate-key`. */
+/** `switchyard credential list | allow-hosts | rotate-key`. */
 export async function credentialCommand(
   args: string[],
   config: Config,
@@ -27,9 +33,11 @@ export async function credentialCommand(
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h" || sub === "help")
     return showHelp(io, credentialHelp, sub ? 0 : 2);
-  if (sub !== "rotate-key") throw new UsageError(`unknown credential command '${sub}'`);
+  if (sub !== "rotate-key" && sub !== "list" && sub !== "allow-hosts")
+    throw new UsageError(`unknown credential command '${sub}'`);
   const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
   if (values.help) return showHelp(io, credentialHelp, 0);
+  if (sub === "list" || sub === "allow-hosts") return editHosts(sub, positionals, config, io);
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
 
   const keyFile = path.join(config.dataDir, "secret.key");
@@ -80,6 +88,43 @@ export async function credentialCommand(
       await db.close();
     }
   } finally {
+    lock.release();
+  }
+}
+
+/** `list` and `allow-hosts`: read the key as the server would, never create one. */
+async function editHosts(sub: "list" | "allow-hosts", args: string[], config: Config, io: CliIo): Promise<number> {
+  if (sub === "list" && args.length) throw new UsageError(`unexpected argument '${args[0]}'`);
+  if (sub === "allow-hosts" && args.length < 2)
+    throw new UsageError("give the credential and at least one host pattern, e.g. allow-hosts Stripe api.stripe.com");
+  const keyFile = path.join(config.dataDir, "secret.key");
+  const key = config.encryptionKey ?? (existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : undefined);
+  if (!key) throw new CliError(`no key file at ${keyFile} and no SWITCHYARD_ENCRYPTION_KEY: no credential is stored yet`);
+  const lock = lockDataDir(config.dataDir);
+  const db = openDatabase(config.dbFile);
+  try {
+    applyMigrations(db.sql);
+    const vault = createVault(db.prisma, Buffer.from(key, "base64"));
+    const rows = await vault.list();
+    if (sub === "list") {
+      for (const r of rows) {
+        const hosts = r.allowedHosts === null ? "(no allowed hosts: sent nowhere until set with allow-hosts)" : r.allowedHosts.join(", ");
+        io.out(`${r.name} (${r.type}, ${r.id}): ${r.type === "webhookSecret" ? "(inbound only)" : hosts}`);
+      }
+      return 0;
+    }
+    const [ref, ...patterns] = args as [string, ...string[]];
+    const row = rows.find((r) => r.id === ref) ?? rows.find((r) => r.name === ref);
+    if (!row) throw new CliError(`no credential named or with id '${ref}'`);
+    try {
+      const { allowedHosts } = await vault.setAllowedHosts(row.id, patterns.join(", "));
+      io.out(`${row.name} may now be sent to: ${allowedHosts.join(", ")}`);
+    } catch (e) {
+      throw new CliError(e instanceof Error ? e.message : String(e));
+    }
+    return 0;
+  } finally {
+    await db.close();
     lock.release();
   }
 }

@@ -21,11 +21,12 @@ afterEach(async () => {
 describe("secrets vault", () => {
   it("never stores a secret in plaintext and decrypts it for nodes", async () => {
     const vault = createVault(db.prisma, loadOrCreateKey(dir));
-    const { id } = await vault.create({ name: "Stripe", type: "httpBearer", data: { token: "sk_live_TOPSECRET_123" } });
-    expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data: { token: "sk_live_TOPSECRET_123" } });
+    const data = { token: "sk_live_TOPSECRET_123", allowedHosts: "api.stripe.com" };
+    const { id } = await vault.create({ name: "Stripe", type: "httpBearer", data });
+    expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data });
     db.sql.pragma("wal_checkpoint(TRUNCATE)");
     expect(readFileSync(path.join(dir, "switchyard.db")).includes("TOPSECRET")).toBe(false);
-    expect(await vault.list()).toEqual([expect.objectContaining({ id, name: "Stripe", fields: ["token"] })]);
+    expect(await vault.list()).toEqual([expect.objectContaining({ id, name: "Stripe", fields: ["token", "allowedHosts"], allowedHosts: ["api.stripe.com"] })]);
     expect(JSON.stringify(await vault.list())).not.toContain("TOPSECRET");
   });
 
@@ -38,8 +39,8 @@ describe("secrets vault", () => {
 
   it("refuses a row tampered with or moved to another id", async () => {
     const vault = createVault(db.prisma, randomBytes(32));
-    const a = await vault.create({ name: "A", type: "httpBearer", data: { token: "a" } });
-    const b = await vault.create({ name: "B", type: "httpBearer", data: { token: "b" } });
+    const a = await vault.create({ name: "A", type: "httpBearer", data: { token: "a", allowedHosts: "a.test" } });
+    const b = await vault.create({ name: "B", type: "httpBearer", data: { token: "b", allowedHosts: "b.test" } });
     const rowA = await db.prisma.credential.findUniqueOrThrow({ where: { id: a.id } });
     await db.prisma.credential.update({ where: { id: b.id }, data: { ciphertext: rowA.ciphertext, iv: rowA.iv, tag: rowA.tag } });
     await expect(vault.reader.get(b.id)).rejects.toThrow(/Unsupported state or unable to authenticate data/);
@@ -59,5 +60,40 @@ describe("secrets vault", () => {
     const vault = createVault(db.prisma, randomBytes(32));
     await expect(vault.create({ name: "x", type: "httpBasic", data: { password: "p" } })).rejects.toThrow(/user/);
     expect(await db.prisma.credential.count()).toBe(0);
+  });
+
+  it("refuses an outbound credential without allowed hosts, or with a pattern that is not a host", async () => {
+    const vault = createVault(db.prisma, randomBytes(32));
+    await expect(vault.create({ name: "x", type: "httpBearer", data: { token: "t" } })).rejects.toThrow(/allowedHosts/);
+    await expect(vault.create({ name: "x", type: "llmProvider", data: { apiKey: "k", allowedHosts: " , " } })).rejects.toThrow(
+      "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+    );
+    await expect(
+      vault.create({ name: "x", type: "httpHeader", data: { name: "x-api-key", value: "v", allowedHosts: "https://api.example.com/" } }),
+    ).rejects.toThrow('"https://api.example.com/" is not a host name (no scheme, path or user)');
+    expect(await db.prisma.credential.count()).toBe(0);
+  });
+
+  it("refuses an SMTP credential whose own host is outside its allowed hosts", async () => {
+    const vault = createVault(db.prisma, randomBytes(32));
+    const smtp = { host: "smtp.example.com", port: "587", from: "a@example.com", allowedHosts: "mail.example.org" };
+    await expect(vault.create({ name: "m", type: "smtp", data: smtp })).rejects.toThrow(
+      "the SMTP host smtp.example.com is not among the allowed hosts",
+    );
+    await vault.create({ name: "m", type: "smtp", data: { ...smtp, allowedHosts: "*.example.com" } });
+    expect(await db.prisma.credential.count()).toBe(1);
+  });
+
+  it("edits the allowed hosts of a stored credential, keeping its secret, and lists them", async () => {
+    const vault = createVault(db.prisma, randomBytes(32));
+    const made = await vault.create({ name: "W", type: "webhookSecret", data: { secret: "s" } });
+    await expect(vault.setAllowedHosts(made.id, "api.example.com")).rejects.toThrow(
+      "a webhookSecret credential is only checked inbound and has no allowed hosts",
+    );
+    const bearer = await vault.create({ name: "B", type: "httpBearer", data: { token: "t0k", allowedHosts: "a.example.com" } });
+    await vault.setAllowedHosts(bearer.id, "a.example.com, *.example.org");
+    expect((await vault.reader.get(bearer.id)).data).toEqual({ token: "t0k", allowedHosts: "a.example.com, *.example.org" });
+    await expect(vault.setAllowedHosts(bearer.id, "")).rejects.toThrow(/list the hosts/);
+    expect((await vault.list()).find((c) => c.id === bearer.id)?.allowedHosts).toEqual(["a.example.com", "*.example.org"]);
   });
 });

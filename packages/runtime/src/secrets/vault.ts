@@ -3,23 +3,48 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newId, type PrismaClient } from "@switchyard/db";
 import type { SecretsReader } from "@switchyard/engine";
+import { hostAllowed, hostPatternProblem, parseAllowedHosts } from "@switchyard/nodes";
 import { z } from "zod";
+
+/**
+ * Where an outbound credential may be sent: host patterns (`api.example.com`, `*.example.com`),
+ * comma-separated like every credential value. Nodes and the LLM provider refuse any other host.
+ */
+const allowedHosts = z
+  .string()
+  .superRefine((raw, ctx) => {
+    const patterns = parseAllowedHosts(raw);
+    if (patterns.length === 0)
+      ctx.addIssue({ code: "custom", message: "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com" });
+    for (const p of patterns) {
+      const problem = hostPatternProblem(p);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }
+  })
+  .describe("Hosts this credential may be sent to (comma-separated; *.example.com for subdomains)");
 
 /** Credential types and their fields; values are always strings and never leave the server. */
 export const credentialTypes = {
-  httpHeader: z.object({ name: z.string().min(1), value: z.string().min(1) }),
-  httpBearer: z.object({ token: z.string().min(1) }),
-  httpBasic: z.object({ user: z.string().min(1), password: z.string() }),
-  smtp: z.object({
-    host: z.string().min(1),
-    port: z.string().regex(/^\d+$/),
-    secure: z.enum(["true", "false"]).default("false"),
-    user: z.string().default(""),
-    pass: z.string().default(""),
-    from: z.string().min(3),
-  }),
+  httpHeader: z.object({ name: z.string().min(1), value: z.string().min(1), allowedHosts }),
+  httpBearer: z.object({ token: z.string().min(1), allowedHosts }),
+  httpBasic: z.object({ user: z.string().min(1), password: z.string(), allowedHosts }),
+  smtp: z
+    .object({
+      host: z.string().min(1),
+      port: z.string().regex(/^\d+$/),
+      secure: z.enum(["true", "false"]).default("false"),
+      user: z.string().default(""),
+      pass: z.string().default(""),
+      from: z.string().min(3),
+      allowedHosts,
+    })
+    .refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
+      path: ["allowedHosts"],
+      error: (i) => `the SMTP host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
+    }),
+  // Inbound only (checked against requests that arrive), so it is never sent anywhere: no hosts.
   webhookSecret: z.object({ secret: z.string().min(1) }),
-  llmProvider: z.object({ apiKey: z.string().min(1) }),
+  llmProvider: z.object({ apiKey: z.string().min(1), allowedHosts }),
 } as const;
 export type CredentialType = keyof typeof credentialTypes;
 
@@ -37,6 +62,8 @@ export function loadOrCreateKey(dataDir: string, fromEnv?: string): Buffer {
   chmodSync(file, 0o600);
   return key;
 }
+
+const describeIssues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
 
 const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 12);
 
@@ -62,7 +89,9 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
 
   const vault = {
     async create(input: { name: string; type: CredentialType; data: Record<string, string> }) {
-      const data = credentialTypes[input.type].parse(input.data) as Record<string, string>;
+      const parsed = credentialTypes[input.type].safeParse(input.data);
+      if (!parsed.success) throw new CredentialError(describeIssues(parsed.error));
+      const data = parsed.data as Record<string, string>;
       const id = newId();
       await prisma.credential.create({ data: { id, name: input.name, type: input.type, ...seal(id, data) } });
       return { id };
@@ -70,7 +99,25 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
     /** Public view: which fields are set, never their values. */
     async list() {
       const rows = await prisma.credential.findMany({ orderBy: { name: "asc" } });
-      return rows.map((r) => ({ id: r.id, name: r.name, type: r.type, fields: Object.keys(open(r)), updatedAt: r.updatedAt }));
+      return rows.map((r) => {
+        const data = open(r);
+        // Hosts are not secret: shown so a person can see (and fix) where a credential may go.
+        const hosts = "allowedHosts" in data ? parseAllowedHosts(data.allowedHosts) : null;
+        return { id: r.id, name: r.name, type: r.type, fields: Object.keys(data), allowedHosts: hosts, updatedAt: r.updatedAt };
+      });
+    },
+    /** Sets where a stored credential may be sent, keeping its secret values (the way to fix an older credential). */
+    async setAllowedHosts(id: string, hosts: string) {
+      const row = await prisma.credential.findUnique({ where: { id } });
+      if (!row) throw new CredentialError(`credential ${id} not found`);
+      const type = row.type as CredentialType;
+      const schema = credentialTypes[type];
+      if (!schema || !("allowedHosts" in schema.shape))
+        throw new CredentialError(`a ${row.type} credential is only checked inbound and has no allowed hosts`);
+      const parsed = schema.safeParse({ ...open(row), allowedHosts: hosts });
+      if (!parsed.success) throw new CredentialError(describeIssues(parsed.error));
+      await prisma.credential.update({ where: { id }, data: seal(id, parsed.data as Record<string, string>) });
+      return { id, allowedHosts: parseAllowedHosts(hosts) };
     },
     async delete(id: string) {
       await prisma.credential.delete({ where: { id } });
