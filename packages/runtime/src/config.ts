@@ -5,6 +5,11 @@ import { z } from "zod";
  * The one place environment variables are read. Everything downstream receives a parsed Config.
  * Variable names are the keys of `envSchema`; descriptions feed the README table.
  */
+// A host name with an optional port, or a bracketed IPv6 address: what a browser puts in `Host`.
+const hostEntry = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** The port does not tell a rebinding page apart (it chooses it freely), so entries keep the name only. */
+const entryHostname = (entry: string) => entry.replace(/:\d+$/, "").replace(/\.$/, "").toLowerCase();
+
 const port = (what: string) =>
   z.coerce
     .number({ error: `expected a port number (0-65535, 0 = any free port)` })
@@ -35,6 +40,19 @@ export const envSchema = z.object({
     .url()
     .optional()
     .describe("Public URL used in webhook links (default http://HOST:PORT)"),
+  SWITCHYARD_ALLOWED_HOSTS: z
+    .string()
+    .transform((v) => v.split(",").map((h) => h.trim()).filter(Boolean))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(hostEntry, "expected host names separated by commas, e.g. switchyard.example.com,sy.lan")
+          .transform(entryHostname),
+      ),
+    )
+    .optional()
+    .describe("More host names the UI may be reached by (comma-separated; the base URL's host, localhost and IP addresses always are)"),
   SWITCHYARD_ENCRYPTION_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/=]{43,44}$/, "expected 32 bytes in base64")
@@ -75,6 +93,8 @@ export interface Config {
   remote: { url?: string; apiKey?: string };
   /** Take client addresses from X-Forwarded-For (only behind a reverse proxy that sets it). */
   trustProxy: boolean;
+  /** Host names (lower case, no port) besides the base URL's that browsers may address us by. */
+  allowedHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -108,6 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     logLevel: e.LOG_LEVEL,
     webDir: e.SWITCHYARD_WEB_DIR ? path.resolve(cwd, e.SWITCHYARD_WEB_DIR) : undefined,
     trustProxy: e.SWITCHYARD_TRUST_PROXY === "true" || e.SWITCHYARD_TRUST_PROXY === "1",
+    allowedHosts: e.SWITCHYARD_ALLOWED_HOSTS ?? [],
     remote: { url: e.SWITCHYARD_URL?.replace(/\/$/, ""), apiKey: e.SWITCHYARD_API_KEY },
   };
 }

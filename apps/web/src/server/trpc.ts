@@ -30,12 +30,12 @@ const authErrors = t.middleware(async ({ next }) => {
 });
 
 /**
- * CSRF: a browser write must come from our own origin. API-key requests carry no ambient credential,
- * so they are exempt; sign-in and setup are not (login CSRF).
+ * CSRF: a browser write must come from our own origin, addressed to a host we answer to (DNS rebinding).
+ * API-key requests carry no ambient credential, so they are exempt; sign-in and setup are not (login CSRF).
  */
 const sameOriginWrites = t.middleware(({ ctx, type, next }) => {
   if (type === "mutation" && ctx.auth?.via !== "apikey" && !ctx.sameOrigin) {
-    throw new TRPCError({ code: "FORBIDDEN", message: "cross-site request refused" });
+    throw new TRPCError({ code: "FORBIDDEN", message: ctx.hostRefusal ?? "cross-site request refused" });
   }
   return next();
 });

@@ -76,7 +76,7 @@ function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: 
   if (
     scope === "write" &&
     auth.via === "session" &&
-    !host.auth.http.isSameOrigin(req.headers, host.config.baseUrl)
+    !host.auth.http.isSameOrigin(req.headers, host.config)
   ) {
     throw new ApiError("forbidden", "cross-site request refused");
   }

@@ -7,7 +7,9 @@ export type AuthErrorCode =
   | "already_set_up"
   | "email_taken"
   | "last_owner"
-  | "not_found";
+  | "not_found"
+  | "setup_token_required"
+  | "setup_token_invalid";
 
 /**
  * The one error the auth service throws for a person's mistake. Callers in other bundles (Next.js)

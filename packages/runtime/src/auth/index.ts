@@ -6,7 +6,16 @@ export type { AuditEntry, AuditQuery, AuthAuditAction } from "./audit";
 export { AuthError } from "./errors";
 export type { AuthErrorCode } from "./errors";
 export { hashPassword, needsRehash, scryptParams, verifyPassword } from "./password";
-export { clientIp, credentialsOf, isSameOrigin, isSecureRequest, readCookie } from "./request";
+export {
+  type HostPolicy,
+  hostRefusal,
+  isAllowedHost,
+  isLocalClient,
+  isSameOrigin,
+  requestHost,
+} from "./hosts";
+export { clientIp, credentialsOf, isSecureRequest, readCookie } from "./request";
+export type { SetupAccess } from "./setup-token";
 export type { HeaderSource } from "./request";
 export {
   apiKeyInputSchema,

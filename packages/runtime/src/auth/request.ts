@@ -30,27 +30,6 @@ export function credentialsOf(h: HeaderSource): { apiKey?: string; sessionToken?
   return sessionToken ? { sessionToken } : {};
 }
 
-/**
- * Whether a cookie-authenticated write came from our own pages: `Sec-Fetch-Site: same-origin`, or an
- * `Origin` whose host is the host the request was sent to (or the configured public URL).
- * A missing Origin is refused: every browser sends it on POST.
- */
-export function isSameOrigin(h: HeaderSource, baseUrl?: string): boolean {
-  if (header(h, "sec-fetch-site") === "same-origin") return true;
-  const origin = header(h, "origin");
-  if (!origin || origin === "null") return false;
-  let originUrl: URL;
-  try {
-    originUrl = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (baseUrl && originUrl.origin === new URL(baseUrl).origin) return true;
-  const forwarded = header(h, "x-forwarded-host")?.split(",")[0]?.trim();
-  const hosts = [forwarded, header(h, "host")].filter((v): v is string => !!v);
-  return hosts.includes(originUrl.host);
-}
-
 /** True when the browser talks to us over https (directly, via a TLS-terminating proxy, or per baseUrl). */
 export function isSecureRequest(h: HeaderSource, baseUrl?: string): boolean {
   const proto = header(h, "x-forwarded-proto")?.split(",")[0]?.trim();

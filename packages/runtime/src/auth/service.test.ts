@@ -12,17 +12,19 @@ afterEach(async () => {
 });
 
 const owner = { email: "Owner@Example.com", password: "owner password 1" };
+/** A browser on this machine: setup needs no token (the token itself is tested in "setup token"). */
+const local = { local: true };
 const actions = async () =>
   (await t.db.prisma.auditLog.findMany({ orderBy: { id: "asc" } })).map((a) => a.action);
 
 describe("first start", () => {
   it("creates the owner once, signs them in, and refuses a second setup", async () => {
     expect(await t.auth.hasUsers()).toBe(false);
-    const s = await t.auth.setup(owner);
+    const s = await t.auth.setup(owner, local);
     expect(s.user).toMatchObject({ email: "owner@example.com", role: "owner" });
     expect((await t.auth.session(s.token))?.user.id).toBe(s.user.id);
     await expect(
-      t.auth.setup({ email: "b@example.com", password: "another password" }),
+      t.auth.setup({ email: "b@example.com", password: "another password" }, local),
     ).rejects.toMatchObject({
       name: "AuthError",
       code: "already_set_up",
@@ -32,20 +34,20 @@ describe("first start", () => {
 
   it("lets only one of several simultaneous setups win", async () => {
     const results = await Promise.allSettled(
-      [1, 2, 3, 4].map((i) => t.auth.setup({ email: `o${i}@example.com`, password: "owner password 1" })),
+      [1, 2, 3, 4].map((i) => t.auth.setup({ email: `o${i}@example.com`, password: "owner password 1" }, local)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.prisma.user.count()).toBe(1);
   });
 
   it("rejects a short password at the password field and writes nothing", async () => {
-    await expect(t.auth.setup({ email: "a@example.com", password: "short" })).rejects.toMatchObject({
+    await expect(t.auth.setup({ email: "a@example.com", password: "short" }, local)).rejects.toMatchObject({
       code: "invalid_input",
       field: "password",
       message: "password must be at least 12 characters",
     });
     await expect(
-      t.auth.setup({ email: "not-an-email", password: "long enough password" }),
+      t.auth.setup({ email: "not-an-email", password: "long enough password" }, local),
     ).rejects.toMatchObject({
       field: "email",
       message: "enter a valid e-mail address",
@@ -56,7 +58,7 @@ describe("first start", () => {
 
 describe("sign-in and sessions", () => {
   it("stores only the SHA-256 of the session token and ends the session on sign-out", async () => {
-    await t.auth.setup(owner);
+    await t.auth.setup(owner, local);
     const s = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });
     const row = await t.db.prisma.session.findFirst({ where: { tokenHash: sha256(s.token) } });
     expect(row).not.toBeNull();
@@ -68,7 +70,7 @@ describe("sign-in and sessions", () => {
   });
 
   it("answers the same generic error for an unknown user and a wrong password, and audits both", async () => {
-    await t.auth.setup(owner);
+    await t.auth.setup(owner, local);
     await expect(
       t.auth.signIn({ email: "nobody@example.com", password: "whatever pass", ip: "1.1.1.1" }),
     ).rejects.toMatchObject({ code: "invalid_credentials", message: "invalid e-mail or password" });
@@ -83,7 +85,7 @@ describe("sign-in and sessions", () => {
   });
 
   it("expires a session after 30 days", async () => {
-    const s = await t.auth.setup(owner);
+    const s = await t.auth.setup(owner, local);
     t.clock.t += sessionTtlMs - 1000;
     expect(await t.auth.session(s.token)).not.toBeNull();
     t.clock.t += 2000;
@@ -92,14 +94,14 @@ describe("sign-in and sessions", () => {
   });
 
   it("sweeps sessions that expired without their cookie coming back when someone signs in", async () => {
-    await t.auth.setup(owner);
+    await t.auth.setup(owner, local);
     t.clock.t += sessionTtlMs + 1;
     const fresh = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });
     expect((await t.db.prisma.session.findMany()).map((r) => r.tokenHash)).toEqual([sha256(fresh.token)]);
   });
 
   it("ends every other session when the password changes, keeping the one that changed it", async () => {
-    const first = await t.auth.setup(owner);
+    const first = await t.auth.setup(owner, local);
     const second = await t.auth.signIn({ ...owner, ip: "1.2.3.4" });
     await expect(
       t.auth.changePassword(
@@ -122,7 +124,7 @@ describe("sign-in and sessions", () => {
   });
 
   it("locks an e-mail after five failures so even the right password waits, then lets it in", async () => {
-    await t.auth.setup(owner);
+    await t.auth.setup(owner, local);
     for (let i = 0; i < 5; i++) {
       await expect(
         t.auth.signIn({ email: owner.email, password: "wrong password!", ip: `10.0.0.${i}` }),
@@ -161,7 +163,7 @@ describe("sign-in and sessions", () => {
 
 describe("users and roles", () => {
   it("never leaves the instance without an owner", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     await expect(t.auth.setRole(user.id, user.id, "editor")).rejects.toMatchObject({ code: "last_owner" });
     await expect(t.auth.deleteUser(user.id, user.id)).rejects.toMatchObject({ code: "last_owner" });
     const second = await t.auth.createUser(user.id, {
@@ -175,7 +177,7 @@ describe("users and roles", () => {
   });
 
   it("refuses a duplicate e-mail at the e-mail field", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     await expect(
       t.auth.createUser(user.id, { email: "OWNER@example.com", password: "second password" }),
     ).rejects.toMatchObject({
@@ -185,7 +187,7 @@ describe("users and roles", () => {
   });
 
   it("removes a deleted user's sessions and API keys and audits the change", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     const ed = await t.auth.createUser(user.id, {
       email: "ed@example.com",
       password: "editor password",
@@ -204,7 +206,7 @@ describe("users and roles", () => {
 
 describe("API keys", () => {
   it("shows the key once, stores its hash, authenticates it by either header and records use", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     const { key, apiKey } = await t.auth.createApiKey(user.id, user.id, {
       name: "deploy",
       scopes: ["write", "read", "read"],
@@ -223,7 +225,7 @@ describe("API keys", () => {
   });
 
   it("stops accepting a revoked or altered key", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     const { key, apiKey } = await t.auth.createApiKey(user.id, user.id, { name: "deploy", scopes: ["read"] });
     const altered = `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
     expect(await t.auth.authenticateRequest({ authorization: `Bearer ${altered}` })).toBeNull();
@@ -233,7 +235,7 @@ describe("API keys", () => {
   });
 
   it("refuses a key without scopes at the scopes field", async () => {
-    const { user } = await t.auth.setup(owner);
+    const { user } = await t.auth.setup(owner, local);
     await expect(t.auth.createApiKey(user.id, user.id, { name: "x", scopes: [] })).rejects.toMatchObject({
       field: "scopes",
     });
@@ -241,7 +243,7 @@ describe("API keys", () => {
   });
 
   it("reads the session cookie when no key is presented", async () => {
-    const s = await t.auth.setup(owner);
+    const s = await t.auth.setup(owner, local);
     const got = await t.auth.authenticateRequest({ cookie: `theme=dark; sy_session=${s.token}` });
     expect(got).toMatchObject({ via: "session", scopes: ["read", "write"], sessionToken: s.token });
     expect(await t.auth.authenticateRequest({ cookie: "sy_session=bogus" })).toBeNull();

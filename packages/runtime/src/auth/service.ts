@@ -11,7 +11,8 @@ import {
   scryptParams,
   verifyPassword,
 } from "./password";
-import { clientIp, credentialsOf, type HeaderSource, isSameOrigin, isSecureRequest } from "./request";
+import { hostRefusal, isAllowedHost, isLocalClient, isSameOrigin, requestHost } from "./hosts";
+import { clientIp, credentialsOf, type HeaderSource, isSecureRequest } from "./request";
 import {
   type ApiKeyInput,
   apiKeyInputSchema,
@@ -25,6 +26,7 @@ import {
   scopes as allScopes,
   type UserView,
 } from "./schemas";
+import { createSetupToken, type SetupAccess } from "./setup-token";
 import { clearSessionCookie, createSessionStore, sessionCookie, sessionCookieName } from "./sessions";
 import { createThrottle, defaultRules, type ThrottleRule } from "./throttle";
 import { createUserStore } from "./users";
@@ -69,6 +71,7 @@ export function createAuthService(opts: AuthServiceOptions) {
   // Made on the first sign-in (known user or not, so that one is equally slow), not at every host start.
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hashPassword("switchyard-timing-equaliser"));
+  const setupToken = createSetupToken();
 
   const createUser = async (actorId: string | null, input: NewUser, via: string): Promise<UserView> => {
     const u = parse(newUserSchema, input);
@@ -91,11 +94,24 @@ export function createAuthService(opts: AuthServiceOptions) {
     listUsers: users.list,
     getUser: users.get,
 
-    /** First start only: creates the owner while no user exists, and signs them in. */
-    async setup(input: { email: string; password: string; name?: string }) {
-      const u = parse(newUserSchema, { ...input, role: "owner" });
+    /** The start banner's setup token while no user exists; null once the owner does. */
+    async pendingSetupToken(): Promise<string | null> {
+      return (await users.hasUsers()) ? null : setupToken.token;
+    },
+
+    /** Null when a setup request with this access may go ahead (for the setup page's own message). */
+    setupAccessProblem: (access: SetupAccess) => setupToken.problem(access),
+
+    /**
+     * First start only: creates the owner while no user exists, and signs them in. A browser elsewhere
+     * than on this machine must present the setup token.
+     */
+    async setup(input: { email: string; password: string; name?: string }, access: SetupAccess) {
       if (await users.hasUsers())
         throw new AuthError("already_set_up", "Switchyard is already set up; sign in instead");
+      const refused = setupToken.problem(access);
+      if (refused) throw refused;
+      const u = parse(newUserSchema, { ...input, role: "owner" });
       const id = users.createFirstOwner({
         email: u.email,
         name: u.name,
@@ -249,7 +265,18 @@ export function createAuthService(opts: AuthServiceOptions) {
     /**
      * Request helpers for the web app, reached through the host so Next.js does not bundle the runtime.
      */
-    http: { clientIp, isSameOrigin, isSecureRequest, sessionCookie, clearSessionCookie, sessionCookieName },
+    http: {
+      clientIp,
+      isSameOrigin,
+      isSecureRequest,
+      isAllowedHost,
+      isLocalClient,
+      requestHost,
+      hostRefusal,
+      sessionCookie,
+      clearSessionCookie,
+      sessionCookieName,
+    },
     parseEmail: (value: string) => parse(emailSchema, value, "email"),
   };
 }

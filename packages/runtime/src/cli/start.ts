@@ -31,9 +31,15 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
       { url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version },
       "Switchyard is up",
     );
-    console.log(
-      `Switchyard ${host.version} is running at ${config.baseUrl.replace(`:${config.port}`, `:${port}`)} (${codeOrigin})`,
-    );
+    const shownUrl = config.baseUrl.replace(`:${config.port}`, `:${port}`);
+    console.log(`Switchyard ${host.version} is running at ${shownUrl} (${codeOrigin})`);
+    // The banner is the token's only copy outside memory (never the structured log): as Jupyter does.
+    const setupToken = await host.auth.pendingSetupToken();
+    if (setupToken)
+      console.log(
+        `No owner account yet. To create it, open ${shownUrl}/setup?token=${setupToken}\n` +
+          `(a browser on this machine can open http://localhost:${port}/setup without the token)`,
+      );
 
     let stopping = false;
     const stop = async (signal: string) => {

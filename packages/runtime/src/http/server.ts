@@ -1,4 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { hostRefusal, isAllowedHost, requestHost } from "../auth/hosts";
+import { credentialsOf } from "../auth/request";
+import type { Config } from "../config";
 import type { Host } from "../host";
 import { sendError } from "./respond";
 
@@ -13,6 +16,18 @@ export interface Routes {
   web?: RequestHandler;
 }
 
+/**
+ * Whether a browser-facing request names a host we answer to (DNS rebinding, see auth/hosts.ts).
+ * Exempt: API-key requests (a key is sent on purpose, never ambiently by a browser; a bogus key next to
+ * a cookie still meets the same-origin check, which tests the host too), and the health check.
+ * `/hooks/*` never reach here: webhooks are public by design and carry no ambient credential.
+ */
+function hostRefused(req: IncomingMessage, config: Config): string | null {
+  if (/^\/api\/health(\/|\?|$)/.test(req.url ?? "/") || credentialsOf(req.headers).apiKey) return null;
+  const name = requestHost(req.headers, config);
+  return isAllowedHost(name, config) ? null : hostRefusal(name);
+}
+
 /** One port for everything. */
 export function createHttpServer(host: Host, routes: Routes): Server {
   const server = createServer((req, res) => {
@@ -20,11 +35,22 @@ export function createHttpServer(host: Host, routes: Routes): Server {
     if (!host.config.trustProxy) {
       req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
       delete req.headers["x-real-ip"];
+      delete req.headers["x-forwarded-host"];
+    } else if (!req.headers["x-forwarded-for"]) {
+      // A proxy that names no client must not make every browser look local (setup needs no token there).
+      req.headers["x-forwarded-for"] = "unknown";
     }
     const url = req.url ?? "/";
-    const handler = url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? routes.hooks : /^\/api\/v1(\/|\?|$)/.test(url) ? routes.api : routes.web;
+    const kind: keyof Routes =
+      url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? "hooks" : /^\/api\/v1(\/|\?|$)/.test(url) ? "api" : "web";
+    const handler = routes[kind];
     if (!handler) {
       sendError(res, 404, "not_found", `no route for ${req.method} ${url.split("?")[0]}`);
+      return;
+    }
+    const refused = kind === "hooks" ? null : hostRefused(req, host.config);
+    if (refused) {
+      sendError(res, 421, "host_not_allowed", refused);
       return;
     }
     Promise.resolve(handler(req, res)).catch((err: unknown) => {

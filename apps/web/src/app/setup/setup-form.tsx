@@ -8,7 +8,8 @@ import { Field, fieldErrors } from "../signin/form-field";
 
 const minLength = 12;
 
-export function SetupForm() {
+/** `token`: the one-time setup token from the console's link, when the page was opened with one. */
+export function SetupForm({ token }: { token?: string }) {
   const trpc = useTRPC();
   const [form, setForm] = useState({ name: "", email: "", password: "", confirm: "" });
   const [confirmError, setConfirmError] = useState<string>();
@@ -27,7 +28,7 @@ export function SetupForm() {
       return;
     }
     setConfirmError(undefined);
-    setup.mutate({ name: form.name, email: form.email, password: form.password });
+    setup.mutate({ name: form.name, email: form.email, password: form.password, token });
   };
 
   return (

@@ -38,7 +38,7 @@ export async function testCaller(opts: { seed?: boolean } = {}) {
   );
   // Real scrypt at a lower cost keeps the suite fast; hashing strength and timing are tested at full cost.
   host.auth = createAuthService({ db: host.db, log: host.log, scrypt: { ...scryptParams, N: 2 ** 10 } });
-  const setup = await host.auth.setup(owner);
+  const setup = await host.auth.setup(owner, { local: true });
   // The context is resolved on every call, as a real HTTP request would: role changes and sign-outs show at once.
   const withHeaders = async (headers: Record<string, string>) =>
     createCaller(async () => (await contextFor(host, headers)).ctx);

@@ -7,22 +7,29 @@ export interface Context {
   auth: RequestAuth | null;
   /** A cookie-authenticated write is only accepted from our own pages (CSRF). */
   sameOrigin: boolean;
+  /** Why the request's Host is refused (DNS rebinding), or null when we answer to it. */
+  hostRefusal: string | null;
   /** Session cookies get `Secure` when the browser reached us over https. */
   secure: boolean;
   /** Client address for sign-in throttling. */
   ip: string;
+  /** A browser on this machine (loopback address and host): first-run setup needs no token. */
+  localClient: boolean;
   /** Response headers: sign-in and sign-out append `Set-Cookie` here. */
   resHeaders: Headers;
 }
 
 export async function createContext(host: Host, req: Request, resHeaders: Headers): Promise<Context> {
   const { http } = host.auth;
+  const addressed = http.requestHost(req.headers, host.config);
   return {
     host,
     auth: await host.auth.authenticateRequest(req.headers),
-    sameOrigin: http.isSameOrigin(req.headers, host.config.baseUrl),
+    sameOrigin: http.isSameOrigin(req.headers, host.config),
+    hostRefusal: http.isAllowedHost(addressed, host.config) ? null : http.hostRefusal(addressed),
     secure: http.isSecureRequest(req.headers, host.config.baseUrl),
     ip: http.clientIp(req.headers),
+    localClient: http.isLocalClient(req.headers, host.config),
     resHeaders,
   };
 }

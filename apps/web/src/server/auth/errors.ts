@@ -10,6 +10,8 @@ const codes: Record<string, TRPCCode> = {
   email_taken: "CONFLICT",
   last_owner: "BAD_REQUEST",
   not_found: "NOT_FOUND",
+  setup_token_required: "FORBIDDEN",
+  setup_token_invalid: "FORBIDDEN",
 };
 
 interface AuthErrorLike {

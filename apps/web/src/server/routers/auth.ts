@@ -17,9 +17,15 @@ export const authRouter = router({
   })),
 
   setup: publicProcedure
-    .input(credentials.extend({ name: z.string().max(1000).optional() }))
-    .mutation(async ({ ctx, input }) => {
-      const s = await ctx.host.auth.setup(input);
+    .input(
+      credentials.extend({
+        name: z.string().max(1000).optional(),
+        /** The one-time token from the console's setup link; not needed from a browser on this machine. */
+        token: z.string().max(200).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input: { token, ...input } }) => {
+      const s = await ctx.host.auth.setup(input, { local: ctx.localClient, token });
       setSession(ctx, s.token);
       return { user: s.user };
     }),
