@@ -121,8 +121,12 @@ export default function SettingsPage() {
                   </span>
                 ) : null}
               </dd>
-              <dt className="text-slate-500">Data directory</dt>
-              <dd className="font-mono">{info.data.dataDir}</dd>
+              {info.data.dataDir ? (
+                <>
+                  <dt className="text-slate-500">Data directory</dt>
+                  <dd className="font-mono">{info.data.dataDir}</dd>
+                </>
+              ) : null}
               <dt className="text-slate-500">Webhook base URL</dt>
               <dd className="font-mono">{info.data.baseUrl}/hooks/…</dd>
               <dt className="text-slate-500">Inbound e-mail</dt>

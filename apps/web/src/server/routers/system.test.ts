@@ -16,3 +16,14 @@ describe("system router", () => {
     expect((await t.caller.run.list()).runs).toEqual([]);
   });
 });
+
+describe("system.info", () => {
+  it("shows the data dir's path to owners only", async () => {
+    expect((await t.caller.system.info()).dataDir).toBe(t.host.config.dataDir);
+    for (const role of ["editor", "viewer"] as const) {
+      const info = await (await t.as(role)).caller.system.info();
+      expect(info.dataDir, role).toBeNull();
+      expect(JSON.stringify(info), role).not.toContain(t.host.config.dataDir);
+    }
+  });
+});
