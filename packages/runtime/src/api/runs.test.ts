@@ -128,6 +128,16 @@ describe("running flows over /api/v1", () => {
     expect((await t.api("POST", "/runs/nope/rerun")).status).toBe(404);
   });
 
+  it("keeps the original run's channel on a rerun, so a webhook run does not gain the api ceiling", async () => {
+    for (const channel of ["webhook", "email", "manual"] as const) {
+      const { runId } = await t.host.control.startRun(triage, { payload: { id: 1, total: 5 }, channel });
+      const rerun = await t.api("POST", `/runs/${runId}/rerun`);
+      expect(rerun.status).toBe(202);
+      const run = await t.host.db.prisma.run.findUnique({ where: { id: rerun.json.runId } });
+      expect(run, channel).toMatchObject({ channel, rerunOf: runId });
+    }
+  });
+
   it("answers 404 for an unknown run", async () => {
     const res = await t.api("GET", "/runs/nope");
     expect(res.status).toBe(404);

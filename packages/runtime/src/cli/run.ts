@@ -7,7 +7,7 @@ export const runHelp = `Usage: switchyard run <command> [options]
                           runs, newest first (S: queued running waiting succeeded failed cancelled timed_out)
   run show <id> [--json]  a run with its steps
   run cancel <id> [--json]
-  run rerun <id> [--json] run again with the same payload and flow version
+  run rerun <id> [--json] run again with the same payload, flow version and channel
 
 Client options: --url URL --api-key KEY (or SWITCHYARD_URL, SWITCHYARD_API_KEY); default: local data dir.
 Exit codes: 0 ok, 1 failure, 2 usage error.`;

@@ -133,7 +133,7 @@ export const runRoutes = [
     path: "/runs/{id}/rerun",
     operationId: "rerunRun",
     tag,
-    summary: "Run again with the same payload and flow version",
+    summary: "Run again with the same payload, flow version and channel",
     access: "write",
     params: idParams,
     responses: { 202: named("RerunAccepted", runAccepted.extend({ rerunOf: z.string() })) },
@@ -145,7 +145,8 @@ export const runRoutes = [
       if (!run) throw new ApiError("not_found", `run ${params.id} not found`);
       const started = await host.control.startRun(run.flowId, {
         payload: JSON.parse(run.triggerPayload),
-        channel: "api",
+        // The original channel, not "api": a rerun must not lift a webhook run to a higher agent ceiling.
+        channel: run.channel as (typeof runChannels)[number],
         version: run.flowVersion,
         rerunOf: params.id,
       });
