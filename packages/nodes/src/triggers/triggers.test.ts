@@ -92,6 +92,24 @@ describe("trigger.webhook", () => {
     );
   });
 
+  it("refuses a replay tolerance it could not enforce: on GitHub signatures, and on a custom HMAC without a timestamp header", () => {
+    const hmac = (auth: object) => issues(() => parseConfig(webhookTrigger.config, { path: "x", auth: { type: "hmac", credentialId: "c", ...auth } }));
+    expect(hmac({ preset: "github", toleranceSec: 300 })).toBe(
+      "config.auth.toleranceSec: GitHub signs only the body (no timestamp), so no replay window can be enforced; remove toleranceSec",
+    );
+    expect(hmac({ preset: "custom", header: "X-Sig", toleranceSec: 300 })).toBe(
+      "config.auth.toleranceSec: a custom HMAC checks toleranceSec against a signed timestamp; name its timestampHeader",
+    );
+    expect(hmac({ preset: "stripe", timestampHeader: "X-Ts" })).toBe(
+      "config.auth.timestampHeader: only a custom HMAC takes a timestampHeader (Stripe's timestamp is inside Stripe-Signature)",
+    );
+    const ok = parseConfig(webhookTrigger.config, {
+      path: "x",
+      auth: { type: "hmac", credentialId: "c", preset: "custom", header: "X-Sig", timestampHeader: "X-Ts", toleranceSec: 60 },
+    });
+    expect(ok.auth).toMatchObject({ timestampHeader: "X-Ts", toleranceSec: 60 });
+  });
+
   it("refuses header auth without a credential", () => {
     expect(
       issues(() =>

@@ -2,6 +2,7 @@ import type { FlowRepo } from "@switchyard/db";
 import type { RunChannel } from "@switchyard/engine";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
+import { webhookCredentialProblem } from "../triggers/webhook/credentials";
 import type { WebhookConfig } from "../triggers/webhook/registry";
 
 export class RunControlError extends Error {
@@ -17,6 +18,12 @@ export class RunControlError extends Error {
 /** The verbs people use on flows and runs, shared by tRPC, the REST API and the CLI. */
 export function createRunControl(o: { flows: FlowRepo; services: Services }) {
   const s = o.services;
+  /** A webhook whose credential cannot authenticate anyone (wrong type, empty secret) is never bound. */
+  const assertWebhookCredential = async (flowId: string, version: number, refusal: string) => {
+    const compiled = await s.cache.get(flowId, version).catch(() => undefined);
+    const problem = compiled && (await webhookCredentialProblem(compiled.flow.nodes, s.vault.reader));
+    if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem}`);
+  };
   return {
     /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */
     async startRun(flowId: string, opts: { payload?: unknown; channel?: RunChannel; version?: number; rerunOf?: string } = {}) {
@@ -48,6 +55,7 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
     async setActive(flowId: string, active: boolean) {
       const flow = await o.flows.get(flowId);
       if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      if (active) await assertWebhookCredential(flowId, flow.currentVersion, "cannot activate");
       await o.flows.setActive(flowId, active);
       try {
         await s.triggers.sync(flowId);
@@ -98,6 +106,8 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
     async afterSave(flowId: string) {
       const flow = await o.flows.get(flowId);
       if (flow?.active) {
+        // Checked before the new version is pinned: a refused save leaves the old version serving.
+        await assertWebhookCredential(flowId, flow.currentVersion, `version ${flow.currentVersion} is saved but not served`);
         await o.flows.setActive(flowId, true);
         await s.triggers.sync(flowId);
       }

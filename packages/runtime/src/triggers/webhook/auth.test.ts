@@ -36,6 +36,35 @@ describe("webhook auth", () => {
     expect(checkAuthBeforeBody(basic, { authorization: "Bearer x" })).toBe(false);
   });
 
+  it("never matches an empty expected secret, user or password, even against a request that sends nothing", () => {
+    expect(checkAuthBeforeBody({ type: "header", name: "X-Token", secret: "" }, {})).toBe(false);
+    expect(checkAuthBeforeBody({ type: "header", name: "X-Token", secret: "" }, { "x-token": "" })).toBe(false);
+    expect(checkAuthBeforeBody({ type: "basic", user: "", password: "" }, {})).toBe(false);
+    expect(checkAuthBeforeBody({ type: "basic", user: "ada", password: "" }, { authorization: `Basic ${Buffer.from("ada:").toString("base64")}` })).toBe(false);
+    const empty = createHmac("sha256", "").update("{}").digest("hex");
+    expect(checkSignature({ type: "hmac", preset: "custom", header: "X-Sig", secret: "" }, { "x-sig": empty }, Buffer.from("{}"), Date.now())).toBe(false);
+  });
+
+  it("checks a custom HMAC's signed timestamp header against toleranceSec", () => {
+    const auth = { type: "hmac", preset: "custom", header: "X-Sig", secret: "k", timestampHeader: "X-Ts", toleranceSec: 60 } as const;
+    const now = Date.parse("2026-11-30T12:00:00Z");
+    const ts = String(Math.floor(now / 1000));
+    const body = Buffer.from('{"id":1}');
+    const sig = createHmac("sha256", "k").update(`${ts}.${body}`).digest("hex");
+    expect(checkSignature(auth, { "x-sig": sig, "x-ts": ts }, body, now)).toBe(true);
+    // Replayed later than the tolerance, with the timestamp changed, or without it: refused.
+    expect(checkSignature(auth, { "x-sig": sig, "x-ts": ts }, body, now + 61_000)).toBe(false);
+    expect(checkSignature(auth, { "x-sig": sig, "x-ts": String(Number(ts) + 30) }, body, now + 30_000)).toBe(false);
+    expect(checkSignature(auth, { "x-sig": sig }, body, now)).toBe(false);
+    // A signature over the body alone does not pass once a timestamp header is configured.
+    const bodyOnly = createHmac("sha256", "k").update(body).digest("hex");
+    expect(checkSignature(auth, { "x-sig": bodyOnly, "x-ts": ts }, body, now)).toBe(false);
+    // Without a tolerance the default window (300 s) applies.
+    const { toleranceSec: _t, ...defaults } = auth;
+    expect(checkSignature(defaults, { "x-sig": sig, "x-ts": ts }, body, now + 299_000)).toBe(true);
+    expect(checkSignature(defaults, { "x-sig": sig, "x-ts": ts }, body, now + 301_000)).toBe(false);
+  });
+
   it("compares without revealing length differences as a shortcut", () => {
     expect(safeEqual("abc", "abc")).toBe(true);
     expect(safeEqual("abc", "abcd")).toBe(false);

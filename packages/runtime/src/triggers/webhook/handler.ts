@@ -30,17 +30,33 @@ export interface WebhookDeps {
   now(): number;
 }
 
-// Headers that carry credentials are masked before the payload is stored or traced.
-const maskedHeaders = new Set(["authorization", "cookie", "proxy-authorization", "x-api-key"]);
+// Headers that carry credentials or signatures are masked before the payload is stored or traced:
+// a stored signature is a replayable proof of a request.
+const maskedHeaders = new Set([
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "x-api-key",
+  "x-hub-signature",
+  "x-hub-signature-256",
+  "stripe-signature",
+]);
 
-function maskHeaders(req: IncomingMessage, extraSecret?: string): Record<string, string> {
-  const secretName = extraSecret?.toLowerCase();
+/** The header names this auth reads a secret or signature from (lower-cased). */
+function secretHeaders(auth: ResolvedWebhookAuth): string[] {
+  if (auth.type === "header") return [auth.name.toLowerCase()];
+  if (auth.type === "hmac") return [auth.header.toLowerCase()];
+  return [];
+}
+
+function maskHeaders(req: IncomingMessage, auth: ResolvedWebhookAuth): Record<string, string> {
+  const extra = secretHeaders(auth);
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    out.set(k, maskedHeaders.has(k) || k === secretName ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
+    out.set(k, maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
   }
-  // fromEntries defines own keys, so a header named `__proto__` is kept as data, as JSON.parse keeps it.
+  // fromEntries defines own keys, so a header named like an Object.prototype member is kept as data.
   return Object.fromEntries(out);
 }
 
@@ -88,7 +104,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
         method,
         path: url.pathname,
         params,
-        headers: maskHeaders(req, auth.type === "header" ? auth.name : undefined),
+        headers: maskHeaders(req, auth),
         query: pairsToRecord(url.searchParams),
         body,
         receivedAt: new Date(deps.now()).toISOString(),

@@ -6,6 +6,7 @@ import type { ResponseHub } from "../../runs/response-hub";
 import type { Worker } from "../../worker/worker";
 import type { TriggerManager } from "../manager";
 import type { ResolvedWebhookAuth } from "./auth";
+import { webhookSecrets } from "./credentials";
 import type { WebhookDeps } from "./handler";
 import type { HookBinding } from "./registry";
 
@@ -17,33 +18,28 @@ export function createWebhookAdmission(o: {
   secrets: SecretsReader;
   triggers: TriggerManager;
 }): Pick<WebhookDeps, "resolveAuth" | "admit" | "waitForResponse"> {
-  const secret = async (credentialId: string, field: string) => {
-    const cred = await o.secrets.get(credentialId);
-    const value = cred.data[field];
-    if (value === undefined) throw new Error(`credential ${credentialId} has no ${field}`);
-    return value;
-  };
   return {
+    /** Fails closed: a missing credential, one of the wrong type or an empty secret throws (the caller gets a bare 500). */
     async resolveAuth(b: HookBinding): Promise<ResolvedWebhookAuth> {
       const auth = b.config.auth;
+      if (auth.type === "none") return auth;
+      const fields = await webhookSecrets(auth, o.secrets).catch((e: Error) => {
+        o.triggers.report(b.flowId, { lastError: `webhook auth: ${e.message}` });
+        throw e;
+      });
       switch (auth.type) {
-        case "none":
-          return auth;
-        case "header": {
-          const cred = await o.secrets.get(auth.credentialId);
-          return { type: "header", name: auth.name, secret: cred.data.value ?? cred.data.secret ?? cred.data.token ?? "" };
-        }
-        case "basic": {
-          const cred = await o.secrets.get(auth.credentialId);
-          return { type: "basic", user: cred.data.user ?? "", password: cred.data.password ?? "" };
-        }
+        case "header":
+          return { type: "header", name: auth.name, secret: fields.secret ?? fields.value ?? fields.token ?? "" };
+        case "basic":
+          return { type: "basic", user: fields.user ?? "", password: fields.password ?? "" };
         case "hmac":
           return {
             type: "hmac",
             preset: auth.preset,
             header: webhookSignatureHeader(auth),
-            secret: await secret(auth.credentialId, "secret"),
+            secret: fields.secret ?? "",
             ...(auth.toleranceSec ? { toleranceSec: auth.toleranceSec } : {}),
+            ...(auth.timestampHeader ? { timestampHeader: auth.timestampHeader } : {}),
           };
       }
     },
