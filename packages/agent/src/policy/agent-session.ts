@@ -1,5 +1,5 @@
 import type { AgentDefinition } from "../definitions/schema";
-import { minPermission, type PermissionLevel } from "./permission";
+import { minPermission, networkAllowedFor, type PermissionLevel } from "./permission";
 import { buildSession, ceilingForChannel, type PolicedTool, type ToolPolicySession } from "./session";
 
 /**
@@ -18,12 +18,14 @@ export function agentSession(o: {
   const ceiling =
     o.def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
   const single = { [o.channel]: ceiling };
+  // Egress follows the channel (how far its input is trusted), not the sandbox, which limits writes.
+  const network = networkAllowedFor(channelCeiling);
   const { def, channel } = o;
   const session =
     def.tools === "all"
-      ? buildSession(def.id, channel, "flow", single, [...o.tools, ...o.delegates], [])
+      ? buildSession(def.id, channel, "flow", single, [...o.tools, ...o.delegates], [], network)
       : def.tools.length === 0
-        ? buildSession(def.id, channel, "flow", single, [...o.delegates], [])
+        ? buildSession(def.id, channel, "flow", single, [...o.delegates], [], network)
         : buildSession(
             def.id,
             channel,
@@ -31,6 +33,7 @@ export function agentSession(o: {
             single,
             [...o.tools, ...o.delegates],
             [...def.tools, ...o.delegates.map((d) => d.name)],
+            network,
           );
   return { session, channelCeiling, ceiling };
 }

@@ -34,6 +34,13 @@ export function renderToolPolicyBoundary(session: ToolPolicySession, maxBytes: n
     `- Allowed permission: ${p.allowedPermission}`,
     `- Risk: ${p.riskLevel}`,
   ];
+  // Only sessions that know a network tool get the line, so the spec's vectors stay byte-exact.
+  if (session.capabilities.some((c) => c.network))
+    lines.push(
+      p.networkAllowed
+        ? "- Network access: allowed"
+        : "- Network access: not allowed on this channel; tools that reach the network are refused",
+    );
   if (session.allowedToolNames.size > 0)
     lines.push(`- Allowed tools: ${[...session.allowedToolNames].join(", ")}`);
   const restricted = session.restrictedToolCount();

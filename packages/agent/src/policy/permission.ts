@@ -47,6 +47,18 @@ export function parsePermissionLevel(raw: unknown): PermissionLevel | undefined 
   }
 }
 
+/**
+ * Tools that reach the network (`network: true`) are a class of their own: whatever level they
+ * declare, they may also carry data out (a URL is enough), so a channel grants them only when its
+ * ceiling is at least this level. The default webhook and e-mail ceilings (read_only) do not.
+ */
+export const NETWORK_MIN_CHANNEL_LEVEL: PermissionLevel = "write";
+
+/** Whether a channel with this ceiling may use tools that reach the network. */
+export function networkAllowedFor(channelCeiling: PermissionLevel): boolean {
+  return !exceeds(NETWORK_MIN_CHANNEL_LEVEL, channelCeiling);
+}
+
 export function riskFor(level: PermissionLevel): TaskRiskLevel {
   switch (level) {
     case "none":

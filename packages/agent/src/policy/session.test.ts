@@ -75,6 +75,21 @@ describe("buildSession (POLICY.md test vectors)", () => {
     expect(text).not.toContain("write_notes");
   });
 
+  it("denies a network tool whose level fits when the channel grants less than write, and says so", () => {
+    const fetcher: PolicedTool = { name: "fetch_url", permission: "read_only", network: true };
+    const s = buildSession("researcher", "webhook", "flow", { webhook: "read_only" }, [tools[0]!, fetcher], []);
+    expect([s.isAllowed("read_notes"), s.isAllowed("fetch_url"), s.profile.networkAllowed]).toEqual([true, false, false]);
+    expect(s.decisionFor("fetch_url")).toEqual({
+      action: "deny",
+      reason: "reaches the network, which channel webhook does not allow",
+    });
+    expect(renderToolPolicyBoundary(s, 2048)).toContain(
+      "- Risk: low\n- Network access: not allowed on this channel; tools that reach the network are refused\n- Allowed tools: read_notes\n",
+    );
+    const cron = buildSession("researcher", "cron", "flow", { cron: "write" }, [fetcher], []);
+    expect([cron.isAllowed("fetch_url"), cron.profile.networkAllowed]).toEqual([true, true]);
+  });
+
   it("vector 7: a long boundary is cut to at most maxBytes of valid UTF-8", () => {
     const many: PolicedTool[] = Array.from({ length: 80 }, (_, i) => ({
       name: `long_tool_name_${i}_with_extra_context`,

@@ -1,6 +1,7 @@
 /** The tool policy engine of spec/POLICY.md: same inputs, same session. No I/O. */
 import {
   exceeds,
+  networkAllowedFor,
   type PermissionLevel,
   parsePermissionLevel,
   riskFor,
@@ -14,6 +15,8 @@ export const NO_POLICY_ALLOWED_TOOLS = "__no_policy_allowed_tools__";
 export interface ToolCapability {
   readonly name: string;
   readonly requiredPermission: PermissionLevel;
+  /** Reaches the network (the egress class). */
+  readonly network?: boolean;
 }
 
 export interface ToolPolicyProfile {
@@ -22,6 +25,8 @@ export interface ToolPolicyProfile {
   readonly entrypoint: string;
   readonly riskLevel: TaskRiskLevel;
   readonly allowedPermission: PermissionLevel;
+  /** Whether tools that reach the network may run (see NETWORK_MIN_CHANNEL_LEVEL). */
+  readonly networkAllowed: boolean;
 }
 
 export interface ToolPolicyDecision {
@@ -48,6 +53,7 @@ export interface PolicedTool {
   readonly name: string;
   readonly permission?: PermissionLevel;
   readonly requiredPermission?: PermissionLevel;
+  readonly network?: boolean;
 }
 
 /** Channel ceiling: empty map → dangerous (legacy); missing or unparseable → read_only. */
@@ -117,8 +123,11 @@ export function buildSession(
   channelPermissions: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
   tools: readonly PolicedTool[],
   visibleToolNames: Iterable<string>,
+  /** Defaults to what the ceiling grants; agentSession passes the channel's own (before a sandbox narrows it). */
+  networkAllowed?: boolean,
 ): ToolPolicySession {
   const ceiling = ceilingForChannel(channelPermissions, channel);
+  const network = networkAllowed ?? networkAllowedFor(ceiling);
   const visible = new Set(visibleToolNames);
   const allowed: string[] = [];
   const blocked: string[] = [];
@@ -128,7 +137,9 @@ export function buildSession(
 
   for (const tool of tools) {
     const required = tool.requiredPermission ?? tool.permission ?? "dangerous";
-    capabilities.push(Object.freeze({ name: tool.name, requiredPermission: required }));
+    capabilities.push(
+      Object.freeze({ name: tool.name, requiredPermission: required, ...(tool.network ? { network: true } : {}) }),
+    );
     let decision: ToolPolicyDecision;
     if (visible.size > 0 && !visible.has(tool.name)) {
       hidden.push(tool.name);
@@ -136,6 +147,9 @@ export function buildSession(
     } else if (exceeds(required, ceiling)) {
       blocked.push(tool.name);
       decision = { action: "deny", reason: `requires ${required}, channel ceiling is ${ceiling}` };
+    } else if (tool.network && !network) {
+      blocked.push(tool.name);
+      decision = { action: "deny", reason: `reaches the network, which channel ${channel} does not allow` };
     } else {
       allowed.push(tool.name);
       decision = { action: "allow", reason: `requires ${required}, within ceiling ${ceiling}` };
@@ -159,6 +173,7 @@ export function buildSession(
       entrypoint,
       riskLevel: riskFor(ceiling),
       allowedPermission: ceiling,
+      networkAllowed: network,
     }),
     capabilities: Object.freeze(
       capabilities.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),

@@ -39,6 +39,7 @@ export function createHttpGetTool(http: HttpGetClient, opts: HttpGetOptions = {}
     description:
       "Fetch a public web page or JSON document with an HTTP GET and return its status, content type and text.",
     permission: "read_only",
+    network: true,
     inputSchema: input,
     async execute(args, ctx) {
       const { url } = input.parse(args);

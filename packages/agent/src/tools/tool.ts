@@ -13,6 +13,8 @@ export interface Tool {
   readonly name: string;
   readonly description: string;
   readonly permission: PermissionLevel;
+  /** Reaches the network: the policy's egress class, refused on channels that do not allow it. */
+  readonly network?: boolean;
   /** zod schema for the arguments; validated before execute is called. */
   readonly inputSchema: ZodType;
   execute(args: unknown, ctx: ToolContext): Promise<string>;
@@ -22,6 +24,7 @@ export interface Tool {
 export interface ToolCatalogEntry {
   readonly name: string;
   readonly permission: PermissionLevel;
+  readonly network?: boolean;
 }
 
 /** The shape @switchyard/memory's `createMemoryTools(reader)` returns. */
@@ -53,5 +56,6 @@ export const BUILTIN_TOOL_CATALOG: readonly ToolCatalogEntry[] = Object.freeze([
   { name: "memory_recall", permission: "read_only" as const },
   { name: "memory_hybrid_search", permission: "read_only" as const },
   { name: "memory_flavour", permission: "read_only" as const },
-  { name: "http_get", permission: "read_only" as const },
+  // Changes nothing, but any URL can carry data out: the network class (spec/POLICY.md levels + egress).
+  { name: "http_get", permission: "read_only" as const, network: true },
 ]);
