@@ -51,6 +51,8 @@ export interface RouteSpec<
   /** Whether an empty body is refused (default true when `body` is set). */
   bodyRequired?: boolean;
   responses: R;
+  /** Audit action of a write route (`flow.created`); every successful write is recorded (default `api.<operationId>`). */
+  audit?: string;
   handler(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Promise<Reply<R>>;
 }
 
@@ -68,6 +70,7 @@ export interface Route {
   body?: z.ZodType;
   bodyRequired: boolean;
   responses: Responses;
+  audit?: string;
   handler(ctx: RouteContext<unknown, unknown, unknown>): Promise<{ status: number; body: unknown }>;
 }
 

@@ -82,6 +82,25 @@ function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: 
   }
 }
 
+/** What a write touched: the run or item it made, else the flow or run in the path. */
+function auditTarget(params: unknown, body: unknown): string | null {
+  const b = (body ?? {}) as { runId?: unknown; id?: unknown; flow?: { id?: unknown } };
+  const candidate = b.runId ?? b.flow?.id ?? b.id ?? (params as { id?: unknown } | undefined)?.id;
+  return typeof candidate === "string" ? candidate : null;
+}
+
+/** Every successful write through the API lands in the audit log under the key's (or session's) user, as tRPC writes do. */
+async function auditWrite(host: Host, route: Route, auth: RequestAuth, params: unknown, body: unknown) {
+  const target = auditTarget(params, body);
+  const inPath = (params as { id?: unknown } | undefined)?.id;
+  await host.auth.audit(auth.user.id, route.audit ?? `api.${route.operationId}`, target, {
+    via: "api",
+    operation: route.operationId,
+    ...(auth.apiKeyId ? { apiKeyId: auth.apiKeyId } : { session: true }),
+    ...(typeof inPath === "string" && inPath !== target ? { of: inPath } : {}),
+  });
+}
+
 async function readJsonBody(req: IncomingMessage, route: Route, maxBodyBytes: number): Promise<unknown> {
   try {
     const raw = await readBody(req, maxBodyBytes);
@@ -179,6 +198,7 @@ export function createApiRouter(host: Host, routes: readonly Route[], opts: { ma
         problems,
       );
       const reply = await route.handler({ host, ...input, auth, signal: controller.signal });
+      if (route.access === "write" && auth) await auditWrite(host, route, auth, input.params, reply.body);
       if (!res.writableEnded && !res.destroyed) sendJson(res, reply.status, reply.body);
     } catch (e) {
       const apiError = toApiError(e);

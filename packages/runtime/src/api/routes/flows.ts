@@ -76,6 +76,7 @@ export const flowRoutes = [
     method: "POST",
     path: "/flows",
     operationId: "createFlow",
+    audit: "flow.created",
     tag,
     summary: "Create a flow",
     description:
@@ -111,6 +112,7 @@ export const flowRoutes = [
     method: "PUT",
     path: "/flows/{id}",
     operationId: "updateFlow",
+    audit: "flow.updated",
     tag,
     summary: "Rename a flow and/or save a new version",
     description:
@@ -135,6 +137,7 @@ export const flowRoutes = [
     method: "DELETE",
     path: "/flows/{id}",
     operationId: "deleteFlow",
+    audit: "flow.deleted",
     tag,
     summary: "Delete a flow with its versions and runs",
     access: "write",
@@ -151,6 +154,7 @@ export const flowRoutes = [
     method: "POST",
     path: "/flows/{id}/activate",
     operationId: "activateFlow",
+    audit: "flow.activated",
     tag,
     summary: "Activate a flow",
     description:
@@ -184,6 +188,7 @@ export const flowRoutes = [
     method: "POST",
     path: "/flows/{id}/deactivate",
     operationId: "deactivateFlow",
+    audit: "flow.deactivated",
     tag,
     summary: "Deactivate a flow",
     description: "Its trigger stops listening at once; runs already admitted finish.",

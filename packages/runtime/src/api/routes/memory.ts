@@ -53,6 +53,7 @@ export const memoryRoutes = [
     method: "POST",
     path: "/memory/items",
     operationId: "addMemoryItem",
+    audit: "memory.item.added",
     tag,
     summary: "Add a memory item",
     description:

@@ -26,6 +26,7 @@ export const runRoutes = [
     method: "POST",
     path: "/flows/{id}/runs",
     operationId: "runFlow",
+    audit: "run.started",
     tag: "Flows",
     summary: "Run a flow now",
     description:
@@ -104,6 +105,7 @@ export const runRoutes = [
     method: "POST",
     path: "/runs/{id}/cancel",
     operationId: "cancelRun",
+    audit: "run.cancelled",
     tag,
     summary: "Cancel a run",
     description:
@@ -132,6 +134,7 @@ export const runRoutes = [
     method: "POST",
     path: "/runs/{id}/rerun",
     operationId: "rerunRun",
+    audit: "run.rerun",
     tag,
     summary: "Run again with the same payload, flow version and channel",
     access: "write",
