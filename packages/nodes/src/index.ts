@@ -46,4 +46,4 @@ export {
   webhookTrigger,
 } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
-export { respondNode } from "./webhook/respond";
+export { forbiddenResponseHeaders, respondNode, responseHeaderAllowed } from "./webhook/respond";

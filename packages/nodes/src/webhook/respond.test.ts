@@ -33,6 +33,20 @@ describe("webhook.respond", () => {
     });
   });
 
+  it("refuses cookies and security headers in its config, naming each header", async () => {
+    const { webhook, sent } = responder();
+    const headers = { "Set-Cookie": "sid=1", "content-security-policy": "default-src *", "x-ok": "1" };
+    const err = await respondNode
+      .execute({ config: { headers } as never, input: [], ctx: fakeCtx({ webhook }) })
+      .catch((e) => e);
+    const why = "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: `config.headers.Set-Cookie: a flow cannot set the Set-Cookie header: ${why}; config.headers.content-security-policy: a flow cannot set the content-security-policy header: ${why}`,
+    });
+    expect(sent).toEqual([]);
+  });
+
   it("refuses an impossible status", async () => {
     const { webhook } = responder();
     const err = await respondNode

@@ -2,6 +2,52 @@ import { z } from "zod";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 
+/**
+ * Response headers a flow may not set. Hooks are served from the app's own origin: a cookie, a cleared
+ * site or a relaxed security policy there would act on the signed-in users of the app (#18). The
+ * defaults the server adds (`content-security-policy: sandbox`, `x-content-type-options: nosniff`) are
+ * in this list, so a flow cannot override them either.
+ */
+export const forbiddenResponseHeaders: ReadonlySet<string> = new Set([
+  "set-cookie",
+  "set-cookie2",
+  "clear-site-data",
+  "content-security-policy",
+  "content-security-policy-report-only",
+  "x-content-type-options",
+  "strict-transport-security",
+  "x-frame-options",
+  "cross-origin-opener-policy",
+  "cross-origin-embedder-policy",
+  "cross-origin-resource-policy",
+  "access-control-allow-credentials",
+  "permissions-policy",
+  // Framing is the server's: it sets the length of the body it sends.
+  "content-length",
+  "transfer-encoding",
+  "connection",
+]);
+
+/** Whether a flow may set this response header (names compare case-insensitively). */
+export function responseHeaderAllowed(name: string): boolean {
+  return !forbiddenResponseHeaders.has(name.trim().toLowerCase());
+}
+
+const responseHeaders = z
+  .record(z.string(), z.string())
+  .default({})
+  .superRefine((headers, ctx) => {
+    for (const name of Object.keys(headers)) {
+      if (responseHeaderAllowed(name)) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `a flow cannot set the ${name} header: webhook answers are served from the app's origin, so cookies, security and framing headers are the server's`,
+      });
+    }
+  })
+  .describe("Response headers (cookies and security headers are refused)");
+
 /** Answers the HTTP call that started a sync webhook run; items pass through. */
 export const respondNode = defineNode({
   type: "webhook.respond",
@@ -14,7 +60,7 @@ export const respondNode = defineNode({
   ports: ["main"],
   config: z.object({
     status: z.number().int().min(100).max(599).default(200).describe("HTTP status code"),
-    headers: z.record(z.string(), z.string()).default({}).describe("Response headers"),
+    headers: responseHeaders,
     body: z
       .unknown()
       .optional()

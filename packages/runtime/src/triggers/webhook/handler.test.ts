@@ -195,6 +195,31 @@ describe("webhook handler", () => {
     expect(await res.json()).toEqual({ ok: true });
   });
 
+  it("serves a sync answer sandboxed and unsniffed, dropping the cookies and security headers a flow set", async () => {
+    bind({ responseMode: "sync" });
+    respond = {
+      status: 200,
+      headers: {
+        "Content-Type": "text/html",
+        "Set-Cookie": "sid=planted; Path=/",
+        "Content-Security-Policy": "default-src *",
+        "X-Content-Type-Options": "sniff",
+        "Strict-Transport-Security": "max-age=0",
+        "Clear-Site-Data": '"cookies"',
+        "Access-Control-Allow-Credentials": "true",
+        "X-Kept": "yes",
+      },
+      body: "<script>fetch('/api/trpc/user.create')</script>",
+    };
+    const res = await post("/hooks/orders", "{}");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html");
+    expect(res.headers.get("content-security-policy")).toBe("sandbox");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-kept")).toBe("yes");
+    for (const h of ["set-cookie", "strict-transport-security", "clear-site-data", "access-control-allow-credentials"]) expect(res.headers.get(h)).toBeNull();
+  });
+
   it("answers 504 with the run id when a sync run does not respond in time", async () => {
     bind({ responseMode: "sync", syncTimeoutMs: 100 });
     const res = await post("/hooks/orders", "{}");

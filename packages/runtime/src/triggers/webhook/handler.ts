@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { responseHeaderAllowed } from "@switchyard/nodes";
 import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
 import { HttpInputError, pairsToRecord, parseBody, readBody } from "./body";
@@ -57,6 +58,19 @@ function maskHeaders(req: IncomingMessage, auth: ResolvedWebhookAuth): Record<st
     out.set(k, maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
   }
   // fromEntries defines own keys, so a header named like an Object.prototype member is kept as data.
+  return Object.fromEntries(out);
+}
+
+/**
+ * What a flow returns is served from the app's origin: it is sandboxed (an opaque origin where no script
+ * runs, so an HTML answer cannot act as the app) and never sniffed into something more active.
+ */
+const answerDefaults = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
+
+/** The flow's headers minus cookies and security headers (refused at save too; dropped here in any case). */
+function flowHeaders(headers: Record<string, string>): Record<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(headers ?? {})) if (responseHeaderAllowed(k) && typeof v === "string") out.set(k.toLowerCase(), v);
   return Object.fromEntries(out);
 }
 
@@ -139,7 +153,8 @@ export function createWebhookHandler(deps: WebhookDeps) {
       const text = isText ? (response.body as string) : JSON.stringify(response.body ?? null);
       res.writeHead(response.status, {
         "content-type": isText ? "text/plain; charset=utf-8" : "application/json; charset=utf-8",
-        ...response.headers,
+        ...flowHeaders(response.headers),
+        ...answerDefaults,
         "x-switchyard-run-id": runId,
         "content-length": Buffer.byteLength(text),
       });
