@@ -1,7 +1,10 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 
-/** Parameters of new hashes (2^15 needs 32 MiB; maxmem leaves headroom so Node does not refuse it). */
-export const scryptParams = { N: 2 ** 15, r: 8, p: 1, keyLen: 32, saltLen: 16 };
+/**
+ * Parameters of new hashes: OWASP's scrypt minimum (N=2^17, r=8, p=1; 128 MiB per hash, maxmem leaves
+ * headroom so Node does not refuse it). Older, cheaper hashes still verify and are re-hashed at sign-in.
+ */
+export const scryptParams = { N: 2 ** 17, r: 8, p: 1, keyLen: 32, saltLen: 16 };
 export type ScryptParams = typeof scryptParams;
 
 // Upper bounds when reading a stored hash: a tampered row must not make verify allocate gigabytes.
