@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type ParsedMail, simpleParser } from "mailparser";
+import { senderAllowed } from "./address-book";
 import type { Logger } from "../../logger";
 import {
   type AttachmentLimits,
@@ -43,6 +44,13 @@ export function createAdmittedLog(capacity = 1000) {
 }
 export type AdmittedLog = ReturnType<typeof createAdmittedLog>;
 
+/** Every address in the From header (groups flattened). */
+function headerFromAddresses(mail: ParsedMail): string[] {
+  const flat = (list: NonNullable<ParsedMail["from"]>["value"]): string[] =>
+    list.flatMap((a) => (a.group ? flat(a.group) : a.address ? [a.address] : []));
+  return mail.from ? flat(mail.from.value) : [];
+}
+
 async function parse(raw: Buffer): Promise<ParsedMail> {
   try {
     // cid: links stay as they are: inline images are stored attachments, not data: URLs in the html
@@ -55,7 +63,8 @@ async function parse(raw: Buffer): Promise<ParsedMail> {
 /**
  * Parses the message, stores its attachments and admits one run per target flow. Resolves with
  * the run ids only once every admit has resolved (the runs are durable); any storage or admit
- * failure rejects with a 451 so the sender keeps the message and retries.
+ * failure rejects with a 451 so the sender keeps the message and retries. A flow whose allow-list
+ * misses an address of the From header is skipped; when that leaves none, the message gets a 550.
  */
 export async function deliver(
   raw: Buffer,
@@ -65,9 +74,20 @@ export async function deliver(
 ): Promise<string[]> {
   const mail = await parse(raw);
   const digest = createHash("sha256").update(raw).digest("hex");
-  const pending = targets.filter((t) => deps.admitted.get(t.binding.flowId, digest) === undefined);
-  if (pending.length < targets.length) {
-    const done = targets.filter((t) => !pending.includes(t)).map((t) => t.binding.flowId);
+  // RCPT checked the envelope sender; the From header a flow reads must be on the allow-list as well.
+  const authors = headerFromAddresses(mail);
+  const refused = targets.filter((t) => authors.some((a) => !senderAllowed(t.binding.allowFrom, a)));
+  if (refused.length > 0) {
+    const author = authors.find((a) => refused.some((t) => !senderAllowed(t.binding.allowFrom, a)));
+    deps.log.info({ flows: refused.map((t) => t.binding.flowId), author }, "refused an e-mail whose From header is not allowed");
+    if (refused.length === targets.length) {
+      throw smtpReply(550, `5.7.1 Sender <${author}> (From header) is not allowed to send to <${refused[0]!.recipient}>`);
+    }
+  }
+  const accepted = targets.filter((t) => !refused.includes(t));
+  const pending = accepted.filter((t) => deps.admitted.get(t.binding.flowId, digest) === undefined);
+  if (pending.length < accepted.length) {
+    const done = accepted.filter((t) => !pending.includes(t)).map((t) => t.binding.flowId);
     deps.log.info({ flows: done }, "e-mail already admitted for these flows; not admitted again");
   }
   if (pending.length > 0) {
@@ -93,5 +113,5 @@ export async function deliver(
       }
     }
   }
-  return targets.map((t) => deps.admitted.get(t.binding.flowId, digest) as string);
+  return accepted.map((t) => deps.admitted.get(t.binding.flowId, digest) as string);
 }

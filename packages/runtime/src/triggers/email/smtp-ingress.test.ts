@@ -196,6 +196,22 @@ describe("SMTP ingress: refusals", () => {
     expect(h.admitted.map((a) => a.payload.from)).toEqual(["Ada@example.com", "boss@partner.example"]);
   });
 
+  it("refuses a message whose From header is outside the allow-list even when the envelope sender is listed", async () => {
+    h = await startIngress();
+    h.ingress.bind(binding("orders", { allowFrom: ["@example.com"] }));
+    h.ingress.bind(binding("open"));
+    const forged = { envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`] }, from: "CEO <ceo@evil.example>", to: `orders@${DOMAIN}`, text: "wire the money" };
+    const err = await sendError(h.send(forged));
+    expect(err.responseCode).toBe(550);
+    expect(err.response).toBe(`550 5.7.1 Sender <ceo@evil.example> (From header) is not allowed to send to <orders@${DOMAIN}>`);
+    // Sent to a flow that allows anyone as well, it reaches only that one.
+    await h.send({ ...forged, envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`, `open@${DOMAIN}`] } });
+    expect(h.admitted.map((a) => a.binding.flowId)).toEqual(["flow-open"]);
+    // Both listed: admitted.
+    await h.send({ ...forged, from: "Ada <ada@example.com>" });
+    expect(h.admitted.map((a) => a.binding.flowId)).toEqual(["flow-open", "flow-orders"]);
+  });
+
   it("answers 421 to connections past the limit", async () => {
     h = await startIngress({ maxConnections: 2 });
     const a = await rawSession(h.port);
