@@ -12,7 +12,7 @@ import {
 } from "@switchyard/db";
 import { type AuthService, createAuthService } from "./auth/service";
 import type { Config } from "./config";
-import { lockDataDir } from "./data-dir-lock";
+import { lockDataDir, makePrivateFile } from "./data-dir-lock";
 import type { Logger } from "./logger";
 import { createRunControl, type RunControl } from "./runs/control";
 import { seedFirstStart } from "./seed";
@@ -44,6 +44,8 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
   let db: DatabaseHandle | undefined;
   let services: Services | undefined;
   try {
+    makePrivateFile(config.dbFile);
+    makePrivateFile(config.memoryFile);
     db = openDatabase(config.dbFile);
     const migrated = applyMigrations(db.sql, {
       backupTo: (name) => path.join(config.dataDir, `switchyard.db.before-${name}.bak`),
