@@ -53,6 +53,7 @@ test("setup → sign in → credential → http.request run: the secret never re
     await form.getByLabel("Name").fill("CRM token");
     await form.getByLabel("Type").selectOption({ label: "Bearer token" });
     await form.getByLabel("Token").fill(SECRET);
+    await form.getByLabel("Allowed hosts").fill("127.0.0.1");
     await form.getByRole("button", { name: "Save credential" }).click();
     await expect(page.getByRole("region", { name: "New credential" }).getByRole("status")).toContainText("Saved “CRM token”");
 

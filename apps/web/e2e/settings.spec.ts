@@ -84,6 +84,7 @@ test("credentials and models: values are write-only, and the provider test makes
   await form.getByLabel("Type").selectOption({ label: "Bearer token" });
   await expect(form.getByLabel("Token")).toHaveAttribute("type", "password");
   await form.getByLabel("Token").fill(BEARER);
+  await form.getByLabel("Allowed hosts").fill("crm.example.com");
   await form.getByRole("button", { name: "Save credential" }).click();
   const newCredential = page.getByRole("region", { name: "New credential" });
   await expect(newCredential.getByRole("status")).toContainText("Saved “CRM token”");
@@ -92,18 +93,23 @@ test("credentials and models: values are write-only, and the provider test makes
   // An empty required field is named, and nothing is saved.
   await form.getByLabel("Name").fill("Broken");
   await form.getByRole("button", { name: "Save credential" }).click();
-  await expect(form.getByRole("alert")).toHaveText("Too small: expected string to have >=1 characters");
+  await expect(form.getByRole("alert")).toHaveText([
+    "Too small: expected string to have >=1 characters",
+    "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+  ]);
 
   // The provider's API key.
   await form.getByLabel("Name").fill("Model gateway key");
   await form.getByLabel("Type").selectOption({ label: "LLM provider API key" });
   await form.getByLabel("Api key").fill(API_KEY);
+  await form.getByLabel("Allowed hosts").fill("127.0.0.1");
   await form.getByRole("button", { name: "Save credential" }).click();
   await expect(newCredential.getByRole("status")).toContainText("Saved “Model gateway key”");
 
   const rows = page.getByTestId("credential-row");
   await expect(rows.getByTestId("credential-name")).toHaveText(["CRM token", "Model gateway key"]);
-  await expect(rows.first().getByTestId("credential-field")).toHaveText(["token: set"]);
+  await expect(rows.first().getByTestId("credential-field")).toHaveText(["token: set", "allowedHosts: set"]);
+  await expect(rows.first().getByTestId("credential-hosts")).toContainText("Sent only to: crm.example.com");
   await shot(page, testInfo, "credentials");
   await expectNoSecretOnPage(page);
 

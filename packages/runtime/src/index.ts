@@ -14,4 +14,6 @@ export { version } from "./version";
 export { llmSettingsSchema } from "./agents";
 export type { LlmSettings } from "./agents";
 export { CredentialError, credentialTypes } from "./secrets/vault";
+// The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
+export { assertCredentialHost } from "@switchyard/nodes";
 export type { CredentialType, Vault } from "./secrets/vault";

@@ -34,8 +34,8 @@ export function renderToolPolicyBoundary(session: ToolPolicySession, maxBytes: n
     `- Allowed permission: ${p.allowedPermission}`,
     `- Risk: ${p.riskLevel}`,
   ];
-  // Only sessions that know a network tool get the line, so the spec's vectors stay byte-exact.
-  if (session.capabilities.some((c) => c.network))
+  // Only an agent that would see a network tool gets the line, so the spec's vectors stay byte-exact.
+  if (session.capabilities.some((c) => c.network && !session.hiddenToolNames.has(c.name)))
     lines.push(
       p.networkAllowed
         ? "- Network access: allowed"

@@ -113,7 +113,13 @@ export function CredentialForm({ onCreated }: { onCreated: (name: string) => voi
                 autoComplete={f.masked ? "new-password" : "off"}
                 value={data[f.name] ?? ""}
                 error={error}
-                hint={f.pattern === "^\\d+$" ? "digits only" : undefined}
+                hint={
+                  f.name === "allowedHosts"
+                    ? "where it may be sent: comma-separated, e.g. api.example.com, *.example.com"
+                    : f.pattern === "^\\d+$"
+                      ? "digits only"
+                      : undefined
+                }
                 onChange={(e) => setData({ ...data, [f.name]: e.target.value })}
               />
             );
@@ -124,8 +130,8 @@ export function CredentialForm({ onCreated }: { onCreated: (name: string) => voi
         <ErrorBox message={create.error.message} />
       ) : null}
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Values are encrypted on the server and never shown again, not even to you. To change one, create a new
-        credential and delete the old one.
+        Values are encrypted on the server and never shown again, not even to you. Allowed hosts can be edited
+        in the list below; to change a secret value, create a new credential and delete the old one.
       </p>
       <button type="submit" className={buttonClass} disabled={create.isPending || !name.trim() || !current}>
         {create.isPending ? "Saving…" : "Save credential"}

@@ -4,10 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { EmptyState, ErrorBox, secondaryButtonClass } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
+import { CredentialHosts } from "./credential-hosts";
 import { dangerButtonClass } from "./ui";
 
-/** Stored credentials: name, type and which fields hold a value. Values are never fetched. */
-export function CredentialList({ canDelete }: { canDelete: boolean }) {
+/** Stored credentials: name, type, which fields hold a value and where it may be sent. Values are never fetched. */
+export function CredentialList({ canDelete, canEdit }: { canDelete: boolean; canEdit: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const list = useQuery(trpc.credential.list.queryOptions());
@@ -59,6 +60,9 @@ export function CredentialList({ canDelete }: { canDelete: boolean }) {
                   </span>
                 ))}
               </p>
+              {"allowedHosts" in c ? (
+                <CredentialHosts id={c.id} name={c.name} hosts={c.allowedHosts ?? null} canEdit={canEdit} />
+              ) : null}
             </div>
             {canDelete ? (
               confirming === c.id ? (

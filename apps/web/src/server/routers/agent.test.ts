@@ -65,6 +65,17 @@ describe("agent router", () => {
     await t.caller.settings.policy.reset();
   });
 
+  it("previews the researcher's http_get as refused on webhook and e-mail and allowed on cron", async () => {
+    const r = await t.caller.agent.get({ id: "researcher" });
+    const on = (c: string) => r.policy.find((p) => p.channel === c)!;
+    expect([on("webhook").denied, on("webhook").networkAllowed]).toEqual([["http_get"], false]);
+    expect([on("email").denied, on("email").networkAllowed]).toEqual([["http_get"], false]);
+    expect([on("cron").allowed, on("cron").networkAllowed]).toEqual([["http_get"], true]);
+    expect(on("webhook").boundary).toContain(
+      "- Network access: not allowed on this channel; tools that reach the network are refused",
+    );
+  });
+
   it("answers NOT_FOUND for an unknown agent and UNAUTHORIZED without sign-in", async () => {
     await expect(t.caller.agent.get({ id: "ghost" })).rejects.toMatchObject({
       code: "NOT_FOUND",
@@ -78,7 +89,7 @@ describe("agent router", () => {
     const { id } = await t.caller.credential.create({
       name: "k",
       type: "llmProvider",
-      data: { apiKey: "sk-agent-list-secret" },
+      data: { apiKey: "sk-agent-list-secret", allowedHosts: "127.0.0.1" },
     });
     await t.caller.settings.llm.set({
       baseUrl: "http://127.0.0.1:9/v1",

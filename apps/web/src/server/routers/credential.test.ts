@@ -41,6 +41,7 @@ describe("credential router", () => {
       ["user", false],
       ["pass", false],
       ["from", true],
+      ["allowedHosts", true],
     ]);
     expect(smtp.fields.find((f) => f.name === "secure")).toMatchObject({
       options: ["true", "false"],
@@ -50,7 +51,9 @@ describe("credential router", () => {
     expect(smtp.fields.find((f) => f.name === "host")?.masked).toBe(false);
     expect(types.find((x) => x.type === "httpBearer")?.fields).toEqual([
       { name: "token", required: true, masked: true, minLength: 1 },
+      { name: "allowedHosts", required: true, masked: false },
     ]);
+    expect(types.find((x) => x.type === "webhookSecret")?.fields.map((f) => f.name)).toEqual(["secret"]);
   });
 
   it("lets an editor store a credential and lists which fields are set, never the values", async () => {
@@ -58,7 +61,7 @@ describe("credential router", () => {
     const created = await editor.caller.credential.create({
       name: "CRM",
       type: "httpBearer",
-      data: { token: TOKEN },
+      data: { token: TOKEN, allowedHosts: "crm.example.com" },
     });
     expect(JSON.stringify(created)).not.toContain(TOKEN);
     const list = await t.caller.credential.list();
@@ -68,13 +71,17 @@ describe("credential router", () => {
         name: "CRM",
         type: "httpBearer",
         label: "Bearer token",
-        fields: ["token"],
+        fields: ["token", "allowedHosts"],
+        allowedHosts: ["crm.example.com"],
         updatedAt: expect.any(Date),
       },
     ]);
     expect(JSON.stringify(list)).not.toContain(TOKEN);
     // The value is really stored, encrypted, for the nodes that need it.
-    expect((await t.host.services.vault.reader.get(created.id)).data).toEqual({ token: TOKEN });
+    expect((await t.host.services.vault.reader.get(created.id)).data).toEqual({
+      token: TOKEN,
+      allowedHosts: "crm.example.com",
+    });
     const { entries } = await listAudit(t.host, { action: "credential.created" });
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
@@ -106,11 +113,21 @@ describe("credential router", () => {
       code: "BAD_REQUEST",
       message:
         "the Bearer token credential is invalid: token: Invalid input: expected string, received undefined",
-      paths: ["data.token"],
+      paths: ["data.token", "data.allowedHosts"],
     });
     expect(
       await codeAndMessage(
-        t.caller.credential.create({ name: "a", type: "httpBearer", data: { token: "x", extra: "y" } }),
+        t.caller.credential.create({ name: "a", type: "httpBearer", data: { token: "x", allowedHosts: "" } }),
+      ),
+    ).toEqual({
+      code: "BAD_REQUEST",
+      message:
+        "the Bearer token credential is invalid: allowedHosts: list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+      paths: ["data.allowedHosts"],
+    });
+    expect(
+      await codeAndMessage(
+        t.caller.credential.create({ name: "a", type: "httpBearer", data: { token: "x", extra: "y", allowedHosts: "x.test" } }),
       ),
     ).toEqual({
       code: "BAD_REQUEST",
@@ -122,7 +139,7 @@ describe("credential router", () => {
         t.caller.credential.create({
           name: "m",
           type: "smtp",
-          data: { host: "mail", port: "25x", from: "a@b.c" },
+          data: { host: "mail", port: "25x", from: "a@b.c", allowedHosts: "mail" },
         }),
       ),
     ).toMatchObject({ code: "BAD_REQUEST", paths: ["data.port"] });
@@ -137,7 +154,11 @@ describe("credential router", () => {
     ).toMatchObject({ code: "BAD_REQUEST", paths: ["name"] });
     expect(await t.caller.credential.list()).toEqual([]);
 
-    await t.caller.credential.create({ name: "dup", type: "httpBearer", data: { token: "one" } });
+    await t.caller.credential.create({
+      name: "dup",
+      type: "httpBearer",
+      data: { token: "one", allowedHosts: "x.test" },
+    });
     expect(
       await codeAndMessage(
         t.caller.credential.create({ name: "dup", type: "webhookSecret", data: { secret: "two" } }),
@@ -180,7 +201,7 @@ describe("credential router", () => {
     const { id } = await t.caller.credential.create({
       name: "OpenAI",
       type: "llmProvider",
-      data: { apiKey: "sk-abc" },
+      data: { apiKey: "sk-abc", allowedHosts: "127.0.0.1" },
     });
     await t.caller.settings.llm.set({
       baseUrl: "http://127.0.0.1:9/v1",
@@ -193,5 +214,37 @@ describe("credential router", () => {
         '"OpenAI" is the LLM provider\'s key in Settings › Models; choose another credential there first',
     });
     expect(await t.caller.credential.list()).toHaveLength(1);
+  });
+
+  it("lets an editor change where a credential may be sent, keeping its secret, and audits it", async () => {
+    const { id } = await t.caller.credential.create({
+      name: "CRM",
+      type: "httpBearer",
+      data: { token: TOKEN, allowedHosts: "crm.example.com" },
+    });
+    const editor = await t.as("editor");
+    expect(await editor.caller.credential.setAllowedHosts({ id, allowedHosts: "crm.example.com, *.crm.example.org" })).toEqual({
+      id,
+      allowedHosts: ["crm.example.com", "*.crm.example.org"],
+    });
+    expect((await t.host.services.vault.reader.get(id)).data).toEqual({
+      token: TOKEN,
+      allowedHosts: "crm.example.com, *.crm.example.org",
+    });
+    expect((await listAudit(t.host, { action: "credential.hosts.updated" })).entries[0]).toMatchObject({
+      actorId: editor.user.id,
+      target: id,
+      details: { name: "CRM", allowedHosts: ["crm.example.com", "*.crm.example.org"] },
+    });
+    expect(await codeAndMessage(t.caller.credential.setAllowedHosts({ id, allowedHosts: "https://x.test/" }))).toEqual({
+      code: "BAD_REQUEST",
+      message: 'allowedHosts: "https://x.test/" is not a host name (no scheme, path or user)',
+      paths: ["data.allowedHosts"],
+    });
+    const viewer = await t.as("viewer");
+    expect((await codeAndMessage(viewer.caller.credential.setAllowedHosts({ id, allowedHosts: "evil.test" }))).code).toBe(
+      "FORBIDDEN",
+    );
+    expect((await t.host.services.vault.reader.get(id)).data.allowedHosts).toBe("crm.example.com, *.crm.example.org");
   });
 });

@@ -81,9 +81,32 @@ export const credentialRouter = router({
       type: r.type,
       label: typeLabels[r.type as CredentialType] ?? r.type,
       fields: r.fields,
+      // Not secret: where the credential may be sent (null: none stored, so it is sent nowhere).
+      ...(r.type === "webhookSecret" ? {} : { allowedHosts: r.allowedHosts }),
       updatedAt: r.updatedAt,
     }));
   }),
+
+  /** Replaces where a stored credential may be sent; its secret values stay as they are. */
+  setAllowedHosts: editorProcedure
+    .input(z.object({ id: z.string().min(1).max(100), allowedHosts: z.string().max(5000) }))
+    .mutation(async ({ ctx, input }) => {
+      const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);
+      if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "credential not found" });
+      const { audit, CredentialError } = await loadRuntime();
+      let result: { id: string; allowedHosts: string[] };
+      try {
+        result = await ctx.host.services.vault.setAllowedHosts(input.id, input.allowedHosts);
+      } catch (e) {
+        if (!(e instanceof CredentialError)) throw e;
+        throw badData(e.message, [{ path: ["allowedHosts"], message: e.message }]);
+      }
+      await audit(ctx.host, ctx.user.id, "credential.hosts.updated", input.id, {
+        name: row.name,
+        allowedHosts: result.allowedHosts,
+      });
+      return result;
+    }),
 
   create: editorProcedure
     .input(

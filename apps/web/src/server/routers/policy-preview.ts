@@ -48,6 +48,8 @@ export interface PolicyPreview {
   /** The channel's ceiling before a read_only sandbox narrowed it. */
   channelCeiling: string;
   narrowedBySandbox: boolean;
+  /** Whether tools that reach the network may run on this channel (ceiling write or above). */
+  networkAllowed: boolean;
   allowed: string[];
   hidden: string[];
   denied: string[];
@@ -84,6 +86,7 @@ export function previewPolicy(
     riskLevel: session.profile.riskLevel,
     channelCeiling,
     narrowedBySandbox: ceiling !== channelCeiling,
+    networkAllowed: session.profile.networkAllowed,
     allowed: [...session.allowedToolNames],
     hidden: [...session.hiddenToolNames],
     denied: [...session.blockedToolNames],

@@ -36,6 +36,14 @@ export async function llmApiKey(host: Host, credentialId: string | undefined): P
   return (await host.services.vault.reader.get(credentialId)).data.apiKey;
 }
 
+/** Throws unless the credential's allowed hosts include the provider's host (checked before each call). */
+async function keyHostCheck(host: Host, credentialId: string | undefined): Promise<((url: URL) => void) | undefined> {
+  if (!credentialId) return undefined;
+  const { data } = await host.services.vault.reader.get(credentialId);
+  const { assertCredentialHost } = await loadRuntime();
+  return (url) => assertCredentialHost(credentialId, data, url.hostname);
+}
+
 export async function readLlm(host: Host) {
   const { llmSettingsSchema } = await loadRuntime();
   const parsed = llmSettingsSchema.safeParse(await host.settings.get("llm.provider"));
@@ -55,9 +63,11 @@ const TEST_PROMPT = "Reply with the single word: pong";
  */
 export async function testConnection(host: Host, input: z.infer<typeof testConnectionInputSchema>) {
   const apiKey = await llmApiKey(host, input.credentialId);
+  const checkKeyHost = await keyHostCheck(host, input.credentialId);
   const provider = createOpenAiCompatibleProvider({
     baseUrl: input.baseUrl,
     ...(apiKey ? { apiKey } : {}),
+    ...(checkKeyHost ? { checkKeyHost } : {}),
     maxRetries: 0,
     requestTimeoutMs: 20_000,
   });

@@ -26,8 +26,8 @@ async function failure(p: Promise<unknown>) {
   }
 }
 
-const providerKey = () =>
-  t.caller.credential.create({ name: "Provider", type: "llmProvider", data: { apiKey: API_KEY } });
+const providerKey = (allowedHosts = "127.0.0.1") =>
+  t.caller.credential.create({ name: "Provider", type: "llmProvider", data: { apiKey: API_KEY, allowedHosts } });
 
 /** Runs an agent through the host's live runner and returns the policy its trace recorded. */
 async function runnerPolicy(agentRef: string, channel: RunChannel) {
@@ -92,7 +92,7 @@ describe("settings › models", () => {
     const bearer = await t.caller.credential.create({
       name: "Bearer",
       type: "httpBearer",
-      data: { token: "x" },
+      data: { token: "x", allowedHosts: "x.test" },
     });
     expect(await failure(t.caller.settings.llm.set({ baseUrl: "ftp://x/v1", models: {} }))).toMatchObject({
       code: "BAD_REQUEST",
@@ -137,6 +137,18 @@ describe("settings › models", () => {
     expect(JSON.stringify(r)).not.toContain(API_KEY);
     // Testing saves nothing.
     expect(await t.host.settings.get("llm.provider")).toBeUndefined();
+  });
+
+  it("refuses to test with a key whose credential is not bound to the provider's host, sending nothing", async () => {
+    llm = await startScriptedLlmServer([{ content: "pong" }]);
+    const { id } = await providerKey("api.openai.com");
+    const r = await t.caller.settings.llm.test({ baseUrl: llm.url, credentialId: id, model: "tiny-1" });
+    expect(r).toEqual({
+      ok: false,
+      latencyMs: expect.any(Number),
+      error: `credential "${id}" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com`,
+    });
+    expect(llm.requests).toHaveLength(0);
   });
 
   it("shows the provider's exact error, with the key redacted, and does not retry", async () => {
