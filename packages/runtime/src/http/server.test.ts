@@ -2,6 +2,7 @@ import { request as httpRequest, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
 import type { Host } from "../host";
+import { postEndlessBody } from "../__tests__/endless-body";
 import { createLogger } from "../logger";
 import { createHttpServer, listen } from "./server";
 
@@ -102,5 +103,38 @@ describe("Host check at the edge", () => {
     });
     expect(proxied.status).toBe(200);
     expect(proxied.json.headers["x-forwarded-for"]).toBe("unknown");
+  });
+});
+
+describe("body limit of /api/trpc", () => {
+  it("answers 413 with the JSON error shape for a body over 5 MB, before the app reads it", async () => {
+    const port = await start();
+    const res = await postEndlessBody(`http://127.0.0.1:${port}/api/trpc/flow.save`, {
+      headers: { "content-type": "application/json", "content-length": String(6 * 1024 * 1024) },
+      maxBytes: 6 * 1024 * 1024,
+    });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: "payload_too_large", message: "the request body is larger than 5 MB" },
+    });
+  });
+
+  it("answers 411 for a chunked body, whose size nothing would bound", async () => {
+    const port = await start();
+    const res = await postEndlessBody(`http://127.0.0.1:${port}/api/trpc/auth.signIn`);
+    expect(res.status).toBe(411);
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: "length_required", message: "send the request body with a Content-Length (at most 5 MB)" },
+    });
+  });
+
+  it("passes a body within the limit to the web app", async () => {
+    const port = await start();
+    const res = await fetch(`http://127.0.0.1:${port}/api/trpc/flow.save`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ big: "x".repeat(4 * 1024 * 1024) }),
+    });
+    expect(((await res.json()) as { route: string }).route).toBe("web");
   });
 });

@@ -3,7 +3,7 @@ import { hostRefusal, isAllowedHost, requestHost } from "../auth/hosts";
 import { credentialsOf } from "../auth/request";
 import type { Config } from "../config";
 import type { Host } from "../host";
-import { sendError } from "./respond";
+import { closeAfterResponse, sendError } from "./respond";
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -26,6 +26,23 @@ function hostRefused(req: IncomingMessage, config: Config): string | null {
   if (/^\/api\/health(\/|\?|$)/.test(req.url ?? "/") || credentialsOf(req.headers).apiKey) return null;
   const name = requestHost(req.headers, config);
   return isAllowedHost(name, config) ? null : hostRefusal(name);
+}
+
+/** tRPC reads a whole body into memory, sign-in anonymously too (memory import has its own route and limit). */
+export const trpcMaxBodyBytes = 5 * 1024 * 1024;
+
+/**
+ * Refuses a `/api/trpc` body over the limit from its Content-Length, before Next.js buffers it; Node's
+ * parser never delivers more bytes than that. A chunked body has no length to check, so it is refused too
+ * (browsers and the tRPC client always send one).
+ */
+function trpcBodyRefused(req: IncomingMessage): [number, string, string] | null {
+  if (!/^\/api\/trpc(\/|\?|$)/.test(req.url ?? "/")) return null;
+  const length = req.headers["content-length"];
+  if (length === undefined && req.headers["transfer-encoding"] !== undefined)
+    return [411, "length_required", "send the request body with a Content-Length (at most 5 MB)"];
+  if (Number(length) > trpcMaxBodyBytes) return [413, "payload_too_large", "the request body is larger than 5 MB"];
+  return null;
 }
 
 /** One port for everything. */
@@ -51,6 +68,12 @@ export function createHttpServer(host: Host, routes: Routes): Server {
     const refused = kind === "hooks" ? null : hostRefused(req, host.config);
     if (refused) {
       sendError(res, 421, "host_not_allowed", refused);
+      return;
+    }
+    const tooLarge = kind === "web" ? trpcBodyRefused(req) : null;
+    if (tooLarge) {
+      closeAfterResponse(req, res);
+      sendError(res, ...tooLarge);
       return;
     }
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
