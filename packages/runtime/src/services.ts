@@ -52,7 +52,8 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const stepStore = createSqliteStepStore(db.sql, extras);
   const responses = createResponseHub();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
-  const retention = createRetentionJob({ sql: db.sql, file: db.file, settings: o.settings, log });
+  const attachments = createAttachmentStore(config.dataDir);
+  const retention = createRetentionJob({ sql: db.sql, file: db.file, settings: o.settings, log, removeAttachment: attachments.remove });
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {
@@ -131,7 +132,6 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     if (f.channel === "cron") cron.runFinished(f.flowId);
   });
 
-  const attachments = createAttachmentStore(config.dataDir);
   const smtp = createSmtpIngress({
     host: config.smtp.host,
     port: config.smtp.port,

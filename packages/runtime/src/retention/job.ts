@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { SettingsRepo } from "@switchyard/db";
 import type { Logger } from "../logger";
 import { parseStoredPolicy, RETENTION_SETTING, RetentionPolicy, type RetentionPolicyInput } from "./policy";
+import { type AttachmentReclaimReport, reclaimAttachments } from "./attachments";
 import { type PruneReport, pruneRuns } from "./prune";
 import { databaseSize, type ReclaimOptions, type ReclaimReport, reclaimSpace } from "./reclaim";
 
@@ -18,11 +19,14 @@ export interface RetentionJobOptions {
   batchSize?: number;
   reclaim?: Partial<ReclaimOptions>;
   now?: () => number;
+  /** Deletes a stored attachment file by id (runs/attachments.ts); pruned runs' attachments go with them. */
+  removeAttachment?: (id: string) => boolean;
 }
 
 export interface RetentionRunReport {
   startedAt: string;
   prune: PruneReport;
+  attachments: AttachmentReclaimReport;
   reclaim: ReclaimReport;
   durationMs: number;
 }
@@ -58,12 +62,16 @@ export function createRetentionJob(o: RetentionJobOptions) {
       batchSize: o.batchSize ?? defaults.batchSize,
       stopped: () => stopping,
     });
+    const attachments = o.removeAttachment
+      ? await reclaimAttachments(o.sql, prune.attachmentIds, o.removeAttachment)
+      : { deleted: 0, stillReferenced: 0 };
     const reclaim = await reclaimSpace(o.sql, o.file, reclaimOpts);
-    const report = { startedAt, prune, reclaim, durationMs: performance.now() - t0 };
+    const report = { startedAt, prune, attachments, reclaim, durationMs: performance.now() - t0 };
     if (prune.deletedRuns || reclaim.action !== "none") {
       o.log.info(
         {
           deletedRuns: prune.deletedRuns,
+          deletedAttachments: attachments.deleted,
           longestBatchMs: Math.round(prune.longestBatchMs),
           reclaim: reclaim.action,
           freedBytes: reclaim.before.totalBytes - reclaim.after.totalBytes,

@@ -30,6 +30,8 @@ export interface PruneReport {
   /** Longest single delete transaction, in ms: what a concurrent writer may have waited at worst. */
   longestBatchMs: number;
   byFlow: Record<string, number>;
+  /** Attachment ids the deleted runs' payloads referenced: reclaimed unless another run still refers to them. */
+  attachmentIds: string[];
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
@@ -41,7 +43,8 @@ export async function pruneRuns(
   policy: RetentionPolicy,
   o: PruneOptions,
 ): Promise<PruneReport> {
-  const report: PruneReport = { deletedRuns: 0, deletedSteps: 0, batches: 0, longestBatchMs: 0, byFlow: {} };
+  const report: PruneReport = { deletedRuns: 0, deletedSteps: 0, batches: 0, longestBatchMs: 0, byFlow: {}, attachmentIds: [] };
+  const attachmentIds = new Set<string>();
   const pause = o.pause ?? yieldLoop;
 
   const olderThan = (statuses: readonly string[]) =>
@@ -55,6 +58,11 @@ export async function pruneRuns(
     `SELECT id FROM "Run" WHERE flowId = ? AND status IN (${placeholders(FINISHED.length)})
      ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
   );
+  // E-mail payloads list their stored attachments at `$.attachments[*].id` (reruns copy the payload).
+  const attachmentsOf = sql.prepare(
+    `SELECT DISTINCT json_extract(j.value, '$.id') AS id FROM "Run" r, json_each(r.triggerPayload, '$.attachments') j
+     WHERE r.id IN (SELECT value FROM json_each(?)) AND j.type = 'object' AND json_type(j.value, '$.id') = 'text'`,
+  );
   const deleteSteps = sql.prepare(`DELETE FROM "Step" WHERE runId IN (SELECT value FROM json_each(?))`);
   const deleteRuns = sql.prepare(`DELETE FROM "Run" WHERE id IN (SELECT value FROM json_each(?))`);
   // Select and delete in one IMMEDIATE transaction, so the batch is exactly what the rule chose.
@@ -62,6 +70,7 @@ export async function pruneRuns(
     const ids = select();
     if (ids.length === 0) return { runs: 0, steps: 0 };
     const json = JSON.stringify(ids);
+    for (const row of attachmentsOf.all(json) as { id: string }[]) attachmentIds.add(row.id);
     const steps = deleteSteps.run(json).changes;
     return { runs: deleteRuns.run(json).changes, steps };
   });
@@ -109,5 +118,6 @@ export async function pruneRuns(
     const keep = rule.keepRuns;
     if (keep !== undefined) await drain(flowId, (n) => ids(beyondNewest.all(flowId, ...FINISHED, n, keep)));
   }
+  report.attachmentIds = [...attachmentIds];
   return report;
 }

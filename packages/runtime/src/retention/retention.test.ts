@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -13,6 +13,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
 import { createSqliteRunQueue } from "../queue/sqlite-run-queue";
+import { createAttachmentStore } from "../runs/attachments";
 import { createRetentionJob } from "./job";
 import { effectiveRule, RetentionPolicy } from "./policy";
 import { pruneRuns } from "./prune";
@@ -213,6 +214,41 @@ describe("retention", () => {
     await expect(job.setPolicy({ keepDays: -1 })).rejects.toThrow(/keepDays/);
     await expect(job.setPolicy({ keepRuns: 1.5 } as never)).rejects.toThrow(/keepRuns/);
     expect(await job.getPolicy()).toEqual({ flows: {} });
+  });
+
+  it("deletes the attachment files of pruned e-mail runs, keeping those a remaining run still lists", async () => {
+    const store = createAttachmentStore(dir);
+    const file = async (name: string) => store.store(Buffer.from(name), { filename: name, contentType: "text/plain" });
+    const [onlyOld, shared, unrelated] = [await file("only-old"), await file("shared"), await file("unrelated")];
+    const insert = db.sql.prepare(
+      `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, createdAt) VALUES (?, ?, 1, 'succeeded', 'email', ?, ?, ?)`,
+    );
+    const run = (flowId: string, at: number, ids: string[]) => {
+      const payload = JSON.stringify({ subject: "s", attachments: ids.map((id) => ({ id, filename: "f", contentType: "text/plain", size: 1 })) });
+      insert.run(newId(), flowId, payload, sqlDate(at), sqlDate(at));
+    };
+    // One message for two flows shares its attachments; flow B keeps its runs longer.
+    run(flows.a, NOW - 40 * DAY, [onlyOld, shared]);
+    run(flows.b, NOW - 40 * DAY, [shared]);
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings: createSettingsRepo(db.prisma),
+      log: createLogger("silent"),
+      now: () => NOW,
+      removeAttachment: store.remove,
+    });
+    await job.setPolicy({ keepDays: 30, flows: { [flows.b]: { keepDays: 90 } } });
+    const report = await job.runOnce();
+    expect(report.prune.deletedRuns).toBe(1);
+    expect(report.attachments).toEqual({ deleted: 1, stillReferenced: 1 });
+    expect(existsSync(store.pathOf(onlyOld)!)).toBe(false);
+    expect(existsSync(store.pathOf(shared)!)).toBe(true);
+    expect(existsSync(store.pathOf(unrelated)!)).toBe(true);
+    // Once the last run listing it is pruned, the shared file goes too.
+    await job.setPolicy({ keepDays: 30 });
+    expect((await job.runOnce()).attachments).toEqual({ deleted: 1, stillReferenced: 0 });
+    expect(existsSync(store.pathOf(shared)!)).toBe(false);
   });
 
   it("merges a flow override field by field over the global rule", () => {

@@ -1,18 +1,31 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newId } from "@switchyard/db";
 
 /** Binary payloads (e-mail attachments, raw bodies) as files beside the database, referenced by id from items. */
 export function createAttachmentStore(dataDir: string) {
   const dir = path.join(dataDir, "attachments");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true });
+  const pathOf = (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? path.join(dir, id) : undefined);
   return {
     async store(content: Buffer, _meta: { filename: string; contentType: string }): Promise<string> {
       const id = newId();
       // The id (not the sender's filename) names the file: no path tricks from hostile input.
-      writeFileSync(path.join(dir, id), content, { flag: "wx", mode: 0o600 });
+      writeFileSync(path.join(dir, id), content, { flag: "wx" });
       return id;
     },
-    pathOf: (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? path.join(dir, id) : undefined),
+    pathOf,
+    /** Deletes a stored attachment (retention); false when there is no such file. */
+    remove(id: string): boolean {
+      const file = pathOf(id);
+      if (!file) return false;
+      try {
+        unlinkSync(file);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw e;
+      }
+    },
   };
 }
