@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { responseHeaderAllowed } from "@switchyard/nodes";
 import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
-import { HttpInputError, pairsToRecord, parseBody, readBody } from "./body";
+import { HttpInputError, pairsToRecord, parseBody, readBody, setOwn } from "./body";
 import { createRateLimiter } from "./rate-limit";
 import type { HookBinding, HookRegistry } from "./registry";
 
@@ -52,13 +52,13 @@ function secretHeaders(auth: ResolvedWebhookAuth): string[] {
 
 function maskHeaders(req: IncomingMessage, auth: ResolvedWebhookAuth): Record<string, string> {
   const extra = secretHeaders(auth);
-  const out = new Map<string, string>();
+  const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
-    out.set(k, maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
+    // Own keys only: a header named like an Object.prototype member is kept as data.
+    setOwn(out, k, maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
   }
-  // fromEntries defines own keys, so a header named like an Object.prototype member is kept as data.
-  return Object.fromEntries(out);
+  return out;
 }
 
 /**
@@ -69,9 +69,9 @@ const answerDefaults = { "content-security-policy": "sandbox", "x-content-type-o
 
 /** The flow's headers minus cookies and security headers (refused at save too; dropped here in any case). */
 function flowHeaders(headers: Record<string, string>): Record<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(headers ?? {})) if (responseHeaderAllowed(k) && typeof v === "string") out.set(k.toLowerCase(), v);
-  return Object.fromEntries(out);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) if (responseHeaderAllowed(k) && typeof v === "string") setOwn(out, k.toLowerCase(), v);
+  return out;
 }
 
 /** `/hooks/*` and `/hooks-test/*`: framework-free, authenticates before buffering, admits durably before any 2xx. */

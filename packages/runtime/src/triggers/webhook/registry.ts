@@ -1,5 +1,6 @@
 import type { webhookConfig } from "@switchyard/nodes";
 import type { z } from "zod";
+import { setOwn } from "./body";
 
 export type WebhookConfig = z.infer<typeof webhookConfig>;
 
@@ -51,14 +52,14 @@ export function createHookRegistry() {
       if (hit) return { binding: hit, params: {} };
       for (const p of patterns) {
         if (p.parts.length !== parts.length) continue;
-        const params = new Map<string, string>();
+        const params: Record<string, string> = {};
         const ok = p.parts.every((s, i) => {
           if (!s.startsWith(":")) return s === parts[i];
-          params.set(s.slice(1), decodeURIComponent(parts[i]!));
+          // Own keys only, as JSON would carry them (a segment may be named `:__proto__`).
+          setOwn(params, s.slice(1), decodeURIComponent(parts[i]!));
           return true;
         });
-        // Own keys only, as JSON would carry them (a segment may be named `:__proto__`).
-        if (ok) return { binding: p.binding, params: Object.fromEntries(params) };
+        if (ok) return { binding: p.binding, params };
       }
       return undefined;
     },
