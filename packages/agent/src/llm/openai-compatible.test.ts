@@ -20,11 +20,15 @@ describe("OpenAI-compatible provider against the scripted server", () => {
       apiKey: "sk-test-123",
       checkKeyHost: (url) => {
         checked.push(url.hostname);
-        throw new Error('credential "llm" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com');
+        throw new Error(
+          'credential "llm" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com',
+        );
       },
       ...fast,
     });
-    const err = await provider.chat({ model: "m1", messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    const err = await provider
+      .chat({ model: "m1", messages: [{ role: "user", content: "hi" }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(LlmProviderError);
     expect([err.message, err.retryable]).toEqual([
       'credential "llm" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com',

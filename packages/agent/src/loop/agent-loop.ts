@@ -5,11 +5,12 @@
 import { z } from "zod";
 import type { AgentDefinition } from "../definitions/schema";
 import { effectiveMaxIterations } from "../definitions/schema";
-import type { ChatMessage, LlmProvider, TokenUsage, ToolSpec } from "../llm/provider";
+import type { ChatMessage, LlmProvider, TokenUsage, ToolCall, ToolSpec } from "../llm/provider";
 import type { ToolPolicySession } from "../policy/session";
 import { promptVisibleTools } from "../prompt/system-prompt";
 import type { Tool } from "../tools/tool";
-import { dispatchToolCall } from "./tool-dispatch";
+import { DEFAULT_MAX_PARALLEL_TOOL_CALLS, DEFAULT_MAX_TOOL_CALLS_PER_RESPONSE, mapWithLimit } from "./limit";
+import { type DispatchResult, dispatchToolCall } from "./tool-dispatch";
 import type { LlmCallTrace, ToolCallTrace } from "./trace";
 
 export const LIMIT_WRAP_UP_MESSAGE =
@@ -26,6 +27,10 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   depth: number;
   maxToolResultChars?: number;
+  /** Calls of one response running at once (default 4); the rest queue. */
+  maxParallelToolCalls?: number;
+  /** Calls one response may make (default 16); the rest are refused, and the model is told. */
+  maxToolCallsPerResponse?: number;
   /** Trace arrays the loop appends to as it goes, so a failed turn still shows what happened. */
   llmCalls: LlmCallTrace[];
   toolCalls: ToolCallTrace[];
@@ -47,21 +52,23 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
     { role: "system", content: input.systemPrompt },
     { role: "user", content: input.userMessage },
   ];
-  const cap = effectiveMaxIterations(definition);
+  const maxIterations = effectiveMaxIterations(definition);
 
-  for (let iteration = 1; iteration <= cap; iteration++) {
+  for (let iteration = 1; iteration <= maxIterations; iteration++) {
     const res = await callModel(input, messages, specs, iteration);
     if (res.toolCalls.length === 0)
       return { text: res.content ?? "", stop: "finished", iterations: iteration };
     messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
     const ctx = { signal, agentId: definition.id, depth: input.depth };
-    // Calls of one response run side by side (independent look-ups, parallel delegation);
-    // results go back in the order the model asked for them.
-    const results = await Promise.all(
-      res.toolCalls.map((call) =>
-        dispatchToolCall(call, iteration, session, input.tools, ctx, input.maxToolResultChars),
-      ),
+    // Calls of one response run side by side (independent look-ups, parallel delegation), a few at
+    // a time, and past a cap not at all; results go back in the order the model asked for them.
+    const cap = input.maxToolCallsPerResponse ?? DEFAULT_MAX_TOOL_CALLS_PER_RESPONSE;
+    const run = await mapWithLimit(
+      res.toolCalls.slice(0, cap),
+      input.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_TOOL_CALLS,
+      (call) => dispatchToolCall(call, iteration, session, input.tools, ctx, input.maxToolResultChars),
     );
+    const results = [...run, ...res.toolCalls.slice(cap).map((call) => overCap(call, iteration, cap))];
     for (const [i, r] of results.entries()) {
       const call = res.toolCalls[i]!;
       input.toolCalls.push(r.trace);
@@ -71,8 +78,26 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
 
   // Cap reached while the model still wanted tools: one last call without tools for an answer.
   messages.push({ role: "user", content: LIMIT_WRAP_UP_MESSAGE });
-  const last = await callModel(input, messages, [], cap + 1);
-  return { text: last.content ?? "", stop: "limit_stop", iterations: cap };
+  const last = await callModel(input, messages, [], maxIterations + 1);
+  return { text: last.content ?? "", stop: "limit_stop", iterations: maxIterations };
+}
+
+/** A call past the per-response cap: not run, refused in the trace and to the model. */
+function overCap(call: ToolCall, iteration: number, cap: number): DispatchResult {
+  const refusal = `Error: this call was not run: one response may make at most ${cap} tool calls. Make it again in a later step if you still need it.`;
+  return {
+    content: refusal,
+    trace: {
+      iteration,
+      id: call.id,
+      name: call.name,
+      args: call.arguments,
+      decision: "deny",
+      outcome: "refused",
+      refusal,
+      latencyMs: 0,
+    },
+  };
 }
 
 async function callModel(

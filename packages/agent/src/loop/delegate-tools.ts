@@ -58,7 +58,7 @@ export function createDelegateTools(
           const outcome = await runChild(child, envelope, ctx);
           return outcome.text;
         } catch (err) {
-          if (ctx.signal.aborted) throw err;
+          if (ctx.signal.aborted || err instanceof DelegationError) throw err;
           const message = err instanceof Error ? err.message : String(err);
           throw new DelegationError(
             `delegation to \`${child.id}\` failed: ${message}`,

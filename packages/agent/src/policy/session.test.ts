@@ -77,8 +77,19 @@ describe("buildSession (POLICY.md test vectors)", () => {
 
   it("denies a network tool whose level fits when the channel grants less than write, and says so", () => {
     const fetcher: PolicedTool = { name: "fetch_url", permission: "read_only", network: true };
-    const s = buildSession("researcher", "webhook", "flow", { webhook: "read_only" }, [tools[0]!, fetcher], []);
-    expect([s.isAllowed("read_notes"), s.isAllowed("fetch_url"), s.profile.networkAllowed]).toEqual([true, false, false]);
+    const s = buildSession(
+      "researcher",
+      "webhook",
+      "flow",
+      { webhook: "read_only" },
+      [tools[0]!, fetcher],
+      [],
+    );
+    expect([s.isAllowed("read_notes"), s.isAllowed("fetch_url"), s.profile.networkAllowed]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect(s.decisionFor("fetch_url")).toEqual({
       action: "deny",
       reason: "reaches the network, which channel webhook does not allow",

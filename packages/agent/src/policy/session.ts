@@ -138,7 +138,11 @@ export function buildSession(
   for (const tool of tools) {
     const required = tool.requiredPermission ?? tool.permission ?? "dangerous";
     capabilities.push(
-      Object.freeze({ name: tool.name, requiredPermission: required, ...(tool.network ? { network: true } : {}) }),
+      Object.freeze({
+        name: tool.name,
+        requiredPermission: required,
+        ...(tool.network ? { network: true } : {}),
+      }),
     );
     let decision: ToolPolicyDecision;
     if (visible.size > 0 && !visible.has(tool.name)) {

@@ -39,6 +39,12 @@ export interface AgentRunnerOptions {
   retrievalOnlyAgents?: readonly string[];
   /** Cap on each tool result handed back to the model (default 20 000 characters). */
   maxToolResultChars?: number;
+  /** Tool calls of one model response running at once (default 4); the rest queue. */
+  maxParallelToolCalls?: number;
+  /** Tool calls one model response may make (default 16); the rest are refused with an error the model sees. */
+  maxToolCallsPerResponse?: number;
+  /** Sub-agents running at once in one agent run, nested delegation included (default 4); more are refused. */
+  maxConcurrentSubagents?: number;
 }
 
 export interface ManagedAgentRunner extends AgentRunner {
@@ -78,6 +84,13 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
     ...(opts.onTrace ? { onTrace: opts.onTrace } : {}),
     redact: opts.redact ?? [],
     ...(opts.maxToolResultChars !== undefined ? { maxToolResultChars: opts.maxToolResultChars } : {}),
+    ...(opts.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: opts.maxParallelToolCalls } : {}),
+    ...(opts.maxToolCallsPerResponse !== undefined
+      ? { maxToolCallsPerResponse: opts.maxToolCallsPerResponse }
+      : {}),
+    ...(opts.maxConcurrentSubagents !== undefined
+      ? { maxConcurrentSubagents: opts.maxConcurrentSubagents }
+      : {}),
   };
 
   return {

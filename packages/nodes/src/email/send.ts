@@ -50,7 +50,10 @@ async function smtpSettings(credentialId: string, ctx: NodeContext) {
  * The SMTP host passes the same outbound guard as HTTP: resolved once, every address checked, and
  * the checked address is what nodemailer connects to (it never resolves the name again).
  */
-async function vettedAddress(smtp: { host: string; port: number }, ctx: NodeContext): Promise<ResolvedAddress> {
+async function vettedAddress(
+  smtp: { host: string; port: number },
+  ctx: NodeContext,
+): Promise<ResolvedAddress> {
   const guard = ctx.http as Partial<GuardedHttpClient> | undefined;
   if (!guard?.vetHost) throw notConfigured("the outbound address guard", ctx.nodeId);
   try {

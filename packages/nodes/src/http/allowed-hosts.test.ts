@@ -26,7 +26,9 @@ describe("credential allowed hosts", () => {
     expect(hostPatternProblem("https://api.example.com")).toBe(
       '"https://api.example.com" is not a host name (no scheme, path or user)',
     );
-    expect(hostPatternProblem("api.example.com:443")).toBe('"api.example.com:443" has a port; give the host only');
+    expect(hostPatternProblem("api.example.com:443")).toBe(
+      '"api.example.com:443" has a port; give the host only',
+    );
     expect(hostPatternProblem("*")).toBe('"*" may use * only as its first label, as in *.example.com');
     expect(hostPatternProblem("*.com")).toBe('"*.com" is too broad; name a domain, as in *.example.com');
     expect(hostPatternProblem("a.*.example.com")).toBe(

@@ -29,12 +29,14 @@ export function parseAllowedHosts(raw: string | undefined): string[] {
 export function hostPatternProblem(pattern: string): string | null {
   const p = normalise(pattern);
   if (isIpLiteral(p)) return null;
-  if (/[/@?#]/.test(p) || p.includes("://")) return `"${pattern}" is not a host name (no scheme, path or user)`;
+  if (/[/@?#]/.test(p) || p.includes("://"))
+    return `"${pattern}" is not a host name (no scheme, path or user)`;
   if (/:\d+$/.test(p)) return `"${pattern}" has a port; give the host only`;
   const body = p.startsWith("*.") ? p.slice(2) : p;
   if (body.includes("*")) return `"${pattern}" may use * only as its first label, as in *.example.com`;
   const labels = body.split(".");
-  if (p.startsWith("*.") && labels.length < 2) return `"${pattern}" is too broad; name a domain, as in *.example.com`;
+  if (p.startsWith("*.") && labels.length < 2)
+    return `"${pattern}" is too broad; name a domain, as in *.example.com`;
   if (!labels.every((l) => LABEL.test(l))) return `"${pattern}" is not a valid host name`;
   return null;
 }

@@ -109,23 +109,26 @@ describe("http.request", () => {
 
   it("refuses to send a credential to a host outside its allowed hosts, naming credential, host and list", async () => {
     const before = server.requests.length;
-    const err = await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "elsewhere" } }).catch(
-      (e) => e,
-    );
+    const err = await run({
+      url: `${server.url}/echo`,
+      auth: { type: "bearer", credentialId: "elsewhere" },
+    }).catch((e) => e);
     expect(err).toMatchObject({
       code: "policy_denied",
       nodeId: "n1",
       retryable: false,
-      message: 'credential "elsewhere" may not be sent to 127.0.0.1: its allowed hosts are api.example.com, *.example.org',
+      message:
+        'credential "elsewhere" may not be sent to 127.0.0.1: its allowed hosts are api.example.com, *.example.org',
     });
     expect(server.requests.length).toBe(before);
   });
 
   it("refuses a stored credential without allowed hosts and says how to fix it", async () => {
     const before = server.requests.length;
-    const err = await run({ url: `${server.url}/echo`, auth: { type: "bearer", credentialId: "legacy" } }).catch(
-      (e) => e,
-    );
+    const err = await run({
+      url: `${server.url}/echo`,
+      auth: { type: "bearer", credentialId: "legacy" },
+    }).catch((e) => e);
     expect(err).toMatchObject({
       code: "policy_denied",
       message:

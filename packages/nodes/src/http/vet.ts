@@ -30,7 +30,11 @@ export async function vetUrl(url: URL, policy: UrlPolicy): Promise<ResolvedAddre
 }
 
 /** The same check for a bare host name or IP (SMTP); `target` names it in the error. */
-export async function vetHost(hostname: string, policy: UrlPolicy, target = hostname): Promise<ResolvedAddress> {
+export async function vetHost(
+  hostname: string,
+  policy: UrlPolicy,
+  target = hostname,
+): Promise<ResolvedAddress> {
   const host = bare(hostname);
   const allowed = (policy.allowHosts ?? []).some((h) => bare(h) === host);
   if (isIpLiteral(host)) {
