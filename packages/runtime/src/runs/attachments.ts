@@ -5,13 +5,13 @@ import { newId } from "@switchyard/db";
 /** Binary payloads (e-mail attachments, raw bodies) as files beside the database, referenced by id from items. */
 export function createAttachmentStore(dataDir: string) {
   const dir = path.join(dataDir, "attachments");
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pathOf = (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? path.join(dir, id) : undefined);
   return {
     async store(content: Buffer, _meta: { filename: string; contentType: string }): Promise<string> {
       const id = newId();
       // The id (not the sender's filename) names the file: no path tricks from hostile input.
-      writeFileSync(path.join(dir, id), content, { flag: "wx" });
+      writeFileSync(path.join(dir, id), content, { flag: "wx", mode: 0o600 });
       return id;
     },
     pathOf,
