@@ -18,7 +18,7 @@ Server:
 
 Accounts:
   user create    create a user (switchyard user --help)
-  credential rotate-key   re-encrypt every credential under a new key (switchyard credential --help)
+  credential list | allow-hosts | rotate-key   where credentials may be sent; re-encrypt under a new key (switchyard credential --help)
   apikey create  create an API key (switchyard apikey --help)
 
 Flows and runs (switchyard flow --help, run --help, memory --help):
