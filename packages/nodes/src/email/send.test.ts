@@ -155,6 +155,32 @@ describe("email.send", () => {
     expect(lookups).toEqual(["mail.invalid"]);
   });
 
+  it("presents the SMTP host name, not the vetted address, as the TLS server name", async () => {
+    const names: string[] = [];
+    const tlsServer = new SMTPServer({
+      secure: true,
+      // No certificate on purpose: the handshake stops after the client said which name it wants.
+      SNICallback: (name, cb) => {
+        names.push(name);
+        cb(new Error("no certificate in this test"), undefined as never);
+      },
+    });
+    tlsServer.on("error", () => {}); // the refused handshake is expected here
+    await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+    try {
+      const tlsPort = (tlsServer.server.address() as AddressInfo).port;
+      const err = await send(
+        { to: "ada@example.test", subject: "Hi", text: "x", timeoutMs: 2000 },
+        {},
+        { ...smtp(), host: "mail.invalid", port: String(tlsPort), secure: "true" },
+      ).catch((e) => e);
+      expect(err.code).toBe("http_failed");
+      expect(names).toEqual(["mail.invalid"]);
+    } finally {
+      await new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+    }
+  });
+
   it("refuses to send the SMTP credential to a host outside its allowed hosts", async () => {
     received.length = 0;
     const err = await send(
