@@ -23,8 +23,15 @@ export const testConnectionInputSchema = z.object({
   model: z.string().trim().min(1, "enter the model to test, e.g. the default model").max(200),
 });
 
-/** The key stays on the server: resolved here from the vault, never sent to or from the browser. */
-export async function llmApiKey(host: Host, credentialId: string | undefined): Promise<string | undefined> {
+/**
+ * The key stays on the server: resolved here from the vault, never sent to or from the browser.
+ * With `baseUrl`, also refuses a provider host the key's credential may not be sent to (a field error).
+ */
+export async function llmApiKey(
+  host: Host,
+  credentialId: string | undefined,
+  baseUrl?: string,
+): Promise<string | undefined> {
   if (!credentialId) return undefined;
   const row = (await host.services.vault.list()).find((c) => c.id === credentialId);
   if (!row) throw new TRPCError({ code: "BAD_REQUEST", message: "the chosen credential no longer exists" });
@@ -33,7 +40,21 @@ export async function llmApiKey(host: Host, credentialId: string | undefined): P
       code: "BAD_REQUEST",
       message: `"${row.name}" is not an LLM provider API key credential`,
     });
-  return (await host.services.vault.reader.get(credentialId)).data.apiKey;
+  const { data } = await host.services.vault.reader.get(credentialId);
+  if (baseUrl) {
+    const { assertCredentialHost } = await loadRuntime();
+    try {
+      assertCredentialHost(credentialId, data, new URL(baseUrl).hostname);
+    } catch (e) {
+      const message = (e as Error).message;
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message,
+        cause: new z.ZodRealError([{ code: "custom", path: ["baseUrl"], message, input: baseUrl }]),
+      });
+    }
+  }
+  return data.apiKey;
 }
 
 /** Throws unless the credential's allowed hosts include the provider's host (checked before each call). */

@@ -139,6 +139,18 @@ describe("settings › models", () => {
     expect(await t.host.settings.get("llm.provider")).toBeUndefined();
   });
 
+  it("refuses to save a provider whose base URL is outside its key's allowed hosts, naming them", async () => {
+    const { id } = await providerKey("api.openai.com");
+    expect(
+      await failure(t.caller.settings.llm.set({ baseUrl: "http://127.0.0.1:9/v1", credentialId: id, models: {} })),
+    ).toMatchObject({
+      code: "BAD_REQUEST",
+      message: `credential "${id}" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com`,
+      paths: ["baseUrl"],
+    });
+    expect(await t.host.settings.get("llm.provider")).toBeUndefined();
+  });
+
   it("refuses to test with a key whose credential is not bound to the provider's host, sending nothing", async () => {
     llm = await startScriptedLlmServer([{ content: "pong" }]);
     const { id } = await providerKey("api.openai.com");

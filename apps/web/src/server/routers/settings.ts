@@ -59,7 +59,8 @@ const llmRouter = router({
 
   /** Saves the provider and rebuilds the agent runtime with it. */
   set: ownerProcedure.input(llmInputSchema).mutation(async ({ ctx, input }) => {
-    await llmApiKey(ctx.host, input.credentialId); // refuses a missing or wrong-type credential
+    // Refuses a missing or wrong-type credential, or one not bound to the provider's host.
+    await llmApiKey(ctx.host, input.credentialId, input.baseUrl);
     const value = {
       baseUrl: input.baseUrl,
       ...(input.credentialId ? { credentialId: input.credentialId } : {}),
