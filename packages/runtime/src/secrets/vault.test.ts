@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -95,5 +95,23 @@ describe("secrets vault", () => {
     expect((await vault.reader.get(bearer.id)).data).toEqual({ token: "t0k", allowedHosts: "a.example.com, *.example.org" });
     await expect(vault.setAllowedHosts(bearer.id, "")).rejects.toThrow(/list the hosts/);
     expect((await vault.list()).find((c) => c.id === bearer.id)?.allowedHosts).toEqual(["a.example.com", "*.example.org"]);
+  });
+
+  it("shows a credential stored before hosts were required as having none, until allowed hosts are set", async () => {
+    const key = randomBytes(32);
+    const vault = createVault(db.prisma, key);
+    // A row as the vault wrote it before #18: AES-256-GCM, row id as AAD, no allowedHosts field.
+    const id = "legacy-1";
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    cipher.setAAD(Buffer.from(id));
+    const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ token: "old" }), "utf8"), cipher.final()]);
+    const keyId = createHash("sha256").update(key).digest("hex").slice(0, 12);
+    await db.prisma.credential.create({
+      data: { id, name: "Old", type: "httpBearer", ciphertext: ciphertext.toString("base64"), iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64"), keyId },
+    });
+    expect((await vault.list())[0]).toMatchObject({ id, fields: ["token"], allowedHosts: null });
+    await vault.setAllowedHosts(id, "api.example.com");
+    expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data: { token: "old", allowedHosts: "api.example.com" } });
   });
 });
