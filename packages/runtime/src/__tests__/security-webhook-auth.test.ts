@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startApiHost } from "../api/__tests__/harness";
 import type { WebhookConfig } from "../triggers/webhook/registry";
 import { startTestHost } from "./test-host";
 
@@ -84,5 +85,32 @@ describe("webhook auth fails closed (#18)", () => {
     const headers = JSON.parse(stored.triggerPayload).headers as Record<string, string>;
     expect(headers).toMatchObject({ "x-sig": "[masked]", "x-hub-signature-256": "[masked]", "stripe-signature": "[masked]", cookie: "[masked]", "x-ts": ts });
     expect(stored.triggerPayload).not.toContain(sig);
+  });
+
+  it("refuses to save through the REST API a webhook whose credential does not fit its auth mode, naming the node and field", async () => {
+    const api = await startApiHost();
+    try {
+      const cred = await api.host.services.vault.create({ name: "Webhook secret", type: "webhookSecret", data: { secret: "s3cret" } });
+      const definition = { nodes: [{ id: "hook", type: "trigger.webhook", config: { path: "guarded", auth: { type: "basic", credentialId: cred.id } } }], edges: [] };
+      const res = await api.api("POST", "/flows", { body: { name: "Guarded", definition } });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({
+        code: "invalid_flow",
+        message: "the flow has 1 problem (see details.problems)",
+        details: {
+          problems: [
+            {
+              path: "body.definition.nodes.0.config.auth.credentialId",
+              code: "config_invalid",
+              nodeId: "hook",
+              message: `node "hook" field "auth.credentialId": credential ${cred.id} is of type webhookSecret; basic auth needs one of type httpBasic`,
+            },
+          ],
+        },
+      });
+      expect(await api.host.flows.list()).toHaveLength(0);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { FlowRepo } from "@switchyard/db";
-import type { RunChannel } from "@switchyard/engine";
+import type { FlowNode, Problem, RunChannel } from "@switchyard/engine";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
 import { webhookCredentialProblem } from "../triggers/webhook/credentials";
@@ -22,9 +22,17 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
   const assertWebhookCredential = async (flowId: string, version: number, refusal: string) => {
     const compiled = await s.cache.get(flowId, version).catch(() => undefined);
     const problem = compiled && (await webhookCredentialProblem(compiled.flow.nodes, s.vault.reader));
-    if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem}`);
+    if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem.message}`);
   };
   return {
+    /** Save-time checks that need the vault (validateFlow cannot): a webhook credential of the wrong type. */
+    async credentialProblems(definition: unknown): Promise<Problem[]> {
+      const nodes = (definition as { nodes?: unknown } | null)?.nodes;
+      if (!Array.isArray(nodes)) return [];
+      const problem = await webhookCredentialProblem(nodes as FlowNode[], s.vault.reader);
+      return problem ? [problem] : [];
+    },
+
     /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */
     async startRun(flowId: string, opts: { payload?: unknown; channel?: RunChannel; version?: number; rerunOf?: string } = {}) {
       const flow = await o.flows.get(flowId);

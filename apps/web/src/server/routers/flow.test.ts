@@ -28,6 +28,22 @@ describe("flow router", () => {
     expect(await t.host.db.prisma.flowVersion.count()).toBe(0);
   });
 
+  it("reports at save a webhook credential whose type does not fit its auth mode, naming the node and field", async () => {
+    const cred = await t.host.services.vault.create({ name: "Webhook secret", type: "webhookSecret", data: { secret: "s3cret" } });
+    const hook = { id: "hook", type: "trigger.webhook", config: { path: "guarded", auth: { type: "basic", credentialId: cred.id } } };
+    const { id } = await t.caller.flow.create({ name: "Guarded", definition: { nodes: [], edges: [] } });
+    const saved = await t.caller.flow.save({ id, definition: { nodes: [hook], edges: [] } });
+    expect(saved.problems).toEqual([
+      {
+        code: "config_invalid",
+        nodeId: "hook",
+        field: "auth.credentialId",
+        message: `node "hook" field "auth.credentialId": credential ${cred.id} is of type webhookSecret; basic auth needs one of type httpBasic`,
+      },
+    ]);
+    await expect(t.caller.flow.setActive({ id, active: true })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("rejects a blank name with a field-level error", async () => {
     await expect(t.caller.flow.create({ name: "   ", definition: {} })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await t.host.flows.count()).toBe(0);

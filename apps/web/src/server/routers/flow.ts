@@ -1,4 +1,4 @@
-import { type NodeRegistry, validateFlow } from "@switchyard/engine";
+import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
 import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
@@ -16,8 +16,12 @@ function notFound(e: unknown): never {
  * Every problem the engine finds, against the host's node registry; saves keep drafts with problems,
  * activation refuses them.
  */
-function problemsOf(ctx: { host: { services: { registry: NodeRegistry } } }, definition: unknown) {
-  return validateFlow(definition, ctx.host.services.registry);
+async function problemsOf(
+  ctx: { host: { services: { registry: NodeRegistry }; control: { credentialProblems(d: unknown): Promise<Problem[]> } } },
+  definition: unknown,
+) {
+  // Plus what needs the vault: a webhook credential whose type does not fit the auth mode (#18).
+  return [...validateFlow(definition, ctx.host.services.registry), ...(await ctx.host.control.credentialProblems(definition))];
 }
 
 export const flowRouter = router({
@@ -37,14 +41,14 @@ export const flowRouter = router({
     .mutation(async ({ ctx, input }) => {
       const created = await ctx.host.flows.create({ ...input, createdBy: ctx.user.id });
       await ctx.host.auth.audit(ctx.user.id, "flow.created", created.id, { name: input.name });
-      return { ...created, problems: problemsOf(ctx, input.definition) };
+      return { ...created, problems: await problemsOf(ctx, input.definition) };
     }),
 
   /**
    * Problems of a definition as the engine sees them (a mutation only so that large flows travel in a POST
    * body instead of the URL; it writes nothing).
    */
-  validate: viewerProcedure.input(z.object({ definition })).mutation(({ ctx, input }) => ({ problems: problemsOf(ctx, input.definition) })),
+  validate: viewerProcedure.input(z.object({ definition })).mutation(async ({ ctx, input }) => ({ problems: await problemsOf(ctx, input.definition) })),
 
   save: editorProcedure
     .input(flowId.extend({ definition }))
@@ -53,7 +57,7 @@ export const flowRouter = router({
       await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
       // An active flow serves the new version from the next event on — no restart, no stale trigger.
       await ctx.host.control.afterSave(input.id).catch(notFound);
-      return { ...saved, problems: problemsOf(ctx, input.definition) };
+      return { ...saved, problems: await problemsOf(ctx, input.definition) };
     }),
 
   rename: editorProcedure
@@ -72,7 +76,7 @@ export const flowRouter = router({
       if (input.active) {
         const version = await ctx.host.flows.getVersion(input.id);
         if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
-        const problems = problemsOf(ctx, version.definition);
+        const problems = await problemsOf(ctx, version.definition);
         if (problems.length) {
           const list = problems.map((p) => `- ${p.message}`).join("\n");
           throw new TRPCError({

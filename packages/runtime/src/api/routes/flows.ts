@@ -34,8 +34,13 @@ const updateFlowBody = named(
 );
 
 /** Refuses a definition the engine finds problems in, listing every one of them. */
-function assertValid(host: Host, definition: FlowDefinition, prefix: string) {
+async function assertValid(host: Host, definition: FlowDefinition, prefix: string) {
   const problems = flowProblems(definition, host.services.registry, prefix);
+  // A webhook credential of the wrong type would let anyone in: refused at save, named like the others.
+  for (const p of await host.control.credentialProblems(definition)) {
+    const index = definition.nodes.findIndex((n) => n.id === p.nodeId);
+    problems.push({ path: `${prefix}.nodes.${index}.config.${p.field}`, message: p.message, code: p.code, nodeId: p.nodeId! });
+  }
   if (problems.length) {
     throw new ApiError(
       "invalid_flow",
@@ -85,7 +90,7 @@ export const flowRoutes = [
     body: createFlowBody,
     responses: { 201: flowDetail },
     async handler({ host, body, auth }) {
-      assertValid(host, body.definition, "body.definition");
+      await assertValid(host, body.definition, "body.definition");
       const { id } = await host.flows.create({ ...body, createdBy: auth?.user.id });
       return { status: 201 as const, body: await detail(host, id) };
     },
@@ -124,7 +129,7 @@ export const flowRoutes = [
     async handler({ host, params, body, auth }) {
       if (!(await host.flows.get(params.id))) throw new ApiError("not_found", `flow ${params.id} not found`);
       if (body.definition) {
-        assertValid(host, body.definition, "body.definition");
+        await assertValid(host, body.definition, "body.definition");
         await host.flows.saveVersion(params.id, body.definition, auth?.user.id);
         await host.control.afterSave(params.id);
       }

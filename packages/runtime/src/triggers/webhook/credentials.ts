@@ -1,4 +1,4 @@
-import type { FlowNode, SecretsReader } from "@switchyard/engine";
+import type { FlowNode, Problem, SecretsReader } from "@switchyard/engine";
 import type { WebhookAuth } from "@switchyard/nodes";
 
 /**
@@ -45,10 +45,10 @@ export async function webhookSecrets(
 }
 
 /**
- * Checks a webhook trigger's credential before its flow is activated (or an active flow saved): the
- * message names the node and field, as flow problems do. Undefined when it fits or there is none.
+ * Checks a webhook trigger's credential at save and before activation, as a flow problem naming the node
+ * and field. Undefined when it fits or the trigger needs none.
  */
-export async function webhookCredentialProblem(nodes: FlowNode[], secrets: SecretsReader): Promise<string | undefined> {
+export async function webhookCredentialProblem(nodes: readonly FlowNode[], secrets: SecretsReader): Promise<Problem | undefined> {
   const node = nodes.find((n) => n.type === "trigger.webhook" && !n.disabled);
   const auth = (node?.config as { auth?: WebhookAuth } | undefined)?.auth;
   if (!node || !auth || auth.type === "none" || typeof auth.credentialId !== "string") return undefined;
@@ -56,7 +56,8 @@ export async function webhookCredentialProblem(nodes: FlowNode[], secrets: Secre
     await webhookSecrets(auth, secrets);
     return undefined;
   } catch (e) {
-    if (e instanceof WebhookCredentialError) return `node "${node.id}" field "auth.credentialId": ${e.message}`;
-    throw e;
+    if (!(e instanceof WebhookCredentialError)) throw e;
+    const field = "auth.credentialId";
+    return { code: "config_invalid", nodeId: node.id, field, message: `node "${node.id}" field "${field}": ${e.message}` };
   }
 }
