@@ -41,7 +41,7 @@ test.describe("first run from another machine", () => {
     await page.getByLabel("Repeat the password").fill(owner.password);
     await page.getByRole("button", { name: "Create owner account" }).click();
     await expect(page).toHaveURL(/\/flows$/);
-    await expect(page.getByTestId("user-menu")).toContainText(`${owner.email} · owner`);
+    await expect(page.getByTestId("user-menu")).toContainText(owner.email);
     await context.close();
   });
 
