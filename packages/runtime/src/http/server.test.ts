@@ -106,7 +106,7 @@ describe("Host check at the edge", () => {
   });
 });
 
-describe("body limit of /api/trpc", () => {
+describe("body limits of the web app", () => {
   it("answers 413 with the JSON error shape for a body over 5 MB, before the app reads it", async () => {
     const port = await start();
     const res = await postEndlessBody(`http://127.0.0.1:${port}/api/trpc/flow.save`, {
@@ -126,6 +126,33 @@ describe("body limit of /api/trpc", () => {
     expect(JSON.parse(res.body)).toEqual({
       error: { code: "length_required", message: "send the request body with a Content-Length (at most 5 MB)" },
     });
+  });
+
+  it("refuses a chunked memory upload, which would otherwise pass its 50 MB limit unchecked", async () => {
+    const port = await start();
+    const res = await postEndlessBody(`http://127.0.0.1:${port}/api/memory/import`, {
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    });
+    expect(res.status).toBe(411);
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: "length_required", message: "send the request body with a Content-Length (at most 50 MB)" },
+    });
+  });
+
+  it("lets a memory upload past 5 MB through to its route and refuses one past 50 MB", async () => {
+    const port = await start();
+    const passed = await fetch(`http://127.0.0.1:${port}/api/memory/import`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "x".repeat(6 * 1024 * 1024),
+    });
+    expect(((await passed.json()) as { route: string }).route).toBe("web");
+    const refused = await postEndlessBody(`http://127.0.0.1:${port}/api/memory/import`, {
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(51 * 1024 * 1024) },
+      maxBytes: 51 * 1024 * 1024,
+    });
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body).error.message).toBe("the request body is larger than 50 MB");
   });
 
   it("passes a body within the limit to the web app", async () => {

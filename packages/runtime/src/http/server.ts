@@ -28,20 +28,24 @@ function hostRefused(req: IncomingMessage, config: Config): string | null {
   return isAllowedHost(name, config) ? null : hostRefusal(name);
 }
 
-/** tRPC reads a whole body into memory, sign-in anonymously too (memory import has its own route and limit). */
+/** tRPC reads a whole body into memory, sign-in anonymously too. */
 export const trpcMaxBodyBytes = 5 * 1024 * 1024;
+/** A memory import's multipart upload: the 50 MB file plus room for the form's other parts. */
+export const importMaxBodyBytes = 50 * 1024 * 1024 + 64 * 1024;
 
 /**
- * Refuses a `/api/trpc` body over the limit from its Content-Length, before Next.js buffers it; Node's
- * parser never delivers more bytes than that. A chunked body has no length to check, so it is refused too
- * (browsers and the tRPC client always send one).
+ * Refuses a body sent to the web app over its limit from its Content-Length, before Next.js buffers it;
+ * Node's parser never delivers more bytes than that. A chunked body has no length to check, so it is
+ * refused too (browsers and the tRPC client always send one). Every web route is covered: the memory
+ * import has the larger limit, everything else (tRPC, pages) the tRPC one.
  */
-function trpcBodyRefused(req: IncomingMessage): [number, string, string] | null {
-  if (!/^\/api\/trpc(\/|\?|$)/.test(req.url ?? "/")) return null;
+function webBodyRefused(req: IncomingMessage): [number, string, string] | null {
+  const isImport = /^\/api\/memory\/import(\/|\?|$)/.test(req.url ?? "/");
+  const [limit, label] = isImport ? [importMaxBodyBytes, "50 MB"] : [trpcMaxBodyBytes, "5 MB"];
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"] !== undefined)
-    return [411, "length_required", "send the request body with a Content-Length (at most 5 MB)"];
-  if (Number(length) > trpcMaxBodyBytes) return [413, "payload_too_large", "the request body is larger than 5 MB"];
+    return [411, "length_required", `send the request body with a Content-Length (at most ${label})`];
+  if (Number(length) > limit) return [413, "payload_too_large", `the request body is larger than ${label}`];
   return null;
 }
 
@@ -70,7 +74,7 @@ export function createHttpServer(host: Host, routes: Routes): Server {
       sendError(res, 421, "host_not_allowed", refused);
       return;
     }
-    const tooLarge = kind === "web" ? trpcBodyRefused(req) : null;
+    const tooLarge = kind === "web" ? webBodyRefused(req) : null;
     if (tooLarge) {
       closeAfterResponse(req, res);
       sendError(res, ...tooLarge);
