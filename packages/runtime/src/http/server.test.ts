@@ -82,15 +82,16 @@ describe("Host check at the edge", () => {
     expect((await get(port, "/api/health", { host })).json.route).toBe("web");
   });
 
-  it("drops X-Forwarded-Host unless a proxy is trusted, so it cannot stand in for Host", async () => {
+  it("drops X-Forwarded-Host and X-Forwarded-Proto unless a proxy is trusted, so they cannot stand in for Host or the scheme", async () => {
     const direct = await start();
     const spoofed = await get(direct, "/setup", {
       host: "evil.example",
       "x-forwarded-host": "sy.example.com",
     });
     expect(spoofed.status).toBe(421);
-    const ok = await get(direct, "/setup", { host: "localhost", "x-forwarded-host": "evil.example" });
+    const ok = await get(direct, "/setup", { host: "localhost", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" });
     expect(ok.json.headers["x-forwarded-host"]).toBeUndefined();
+    expect(ok.json.headers["x-forwarded-proto"]).toBeUndefined();
   });
 
   it("behind a trusted proxy checks the forwarded host and never makes a client without X-Forwarded-For local", async () => {

@@ -52,11 +52,13 @@ function webBodyRefused(req: IncomingMessage): [number, string, string] | null {
 /** One port for everything. */
 export function createHttpServer(host: Host, routes: Routes): Server {
   const server = createServer((req, res) => {
-    // Client addresses feed sign-in throttling: only a trusted reverse proxy may name them.
+    // Client addresses feed sign-in throttling, the forwarded host and scheme the host check and cookie flags:
+    // only a trusted reverse proxy may name them.
     if (!host.config.trustProxy) {
       req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
       delete req.headers["x-real-ip"];
       delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
     } else if (!req.headers["x-forwarded-for"]) {
       // A proxy that names no client must not make every browser look local (setup needs no token there).
       req.headers["x-forwarded-for"] = "unknown";

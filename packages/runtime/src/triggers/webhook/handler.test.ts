@@ -167,6 +167,16 @@ describe("webhook handler", () => {
     expect(admitted[0]?.payload.params).toEqual({ id: "42" });
   });
 
+  it("answers a path parameter with broken percent-encoding with 400 naming it, and admits nothing", async () => {
+    production.bind({ flowId: "f2", flowVersion: 1, nodeId: "hook", config: { ...baseConfig, path: "orders/:id/events" } });
+    const res = await post("/hooks/orders/%E0%A4%A/events", "{}");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: "malformed_path", message: 'path parameter "id" is not valid percent-encoding: %E0%A4%A' },
+    });
+    expect(admitted).toHaveLength(0);
+  });
+
   it("rate-limits with 429 and Retry-After", async () => {
     bind({ rateLimitPerMin: 2 });
     expect((await post("/hooks/orders", "{}")).status).toBe(202);

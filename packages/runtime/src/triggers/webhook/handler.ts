@@ -82,7 +82,14 @@ export function createWebhookHandler(deps: WebhookDeps) {
     const url = new URL(req.url ?? "/", "http://localhost");
     const isTest = url.pathname.startsWith("/hooks-test/");
     const path = url.pathname.slice(isTest ? "/hooks-test/".length : "/hooks/".length);
-    const hit = (isTest ? deps.test : deps.production).match(path);
+    let hit: ReturnType<HookRegistry["match"]>;
+    try {
+      hit = (isTest ? deps.test : deps.production).match(path);
+    } catch (e) {
+      if (!(e instanceof HttpInputError)) throw e;
+      sendError(res, e.status, e.code, e.message);
+      return;
+    }
     if (!hit) {
       sendError(res, 404, "not_found", `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`);
       return;

@@ -1,6 +1,6 @@
 import type { webhookConfig } from "@switchyard/nodes";
 import type { z } from "zod";
-import { setOwn } from "./body";
+import { HttpInputError, setOwn } from "./body";
 
 export type WebhookConfig = z.infer<typeof webhookConfig>;
 
@@ -56,7 +56,7 @@ export function createHookRegistry() {
         const ok = p.parts.every((s, i) => {
           if (!s.startsWith(":")) return s === parts[i];
           // Own keys only, as JSON would carry them (a segment may be named `:__proto__`).
-          setOwn(params, s.slice(1), decodeURIComponent(parts[i]!));
+          setOwn(params, s.slice(1), decodeSegment(parts[i]!, s.slice(1)));
           return true;
         });
         if (ok) return { binding: p.binding, params };
@@ -68,3 +68,12 @@ export function createHookRegistry() {
 }
 
 export type HookRegistry = ReturnType<typeof createHookRegistry>;
+
+/** A caller's bad percent-encoding is their mistake (400 naming the parameter), not a crash (500). */
+function decodeSegment(segment: string, name: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpInputError(400, "malformed_path", `path parameter "${name}" is not valid percent-encoding: ${segment}`);
+  }
+}
