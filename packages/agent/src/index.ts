@@ -8,6 +8,5 @@ export * from "./policy/index";
 export * from "./prompt/index";
 export * from "./runner/index";
 export * from "./testing/scripted-llm-server";
-export * from "./text/cap-chars";
 export * from "./tools/http-get";
 export * from "./tools/tool";

@@ -1,4 +1,14 @@
-export { capChars, capUserFile, exceedsChars, MAX_RESULT_CHARS, TRUNCATION_MARKER, USER_FILE_MAX_CHARS } from "./cap";
+export {
+  type CapOptions,
+  type CapResult,
+  capChars,
+  capUserFile,
+  charLength,
+  firstChars,
+  MAX_RESULT_CHARS,
+  TRUNCATION_MARKER,
+  USER_FILE_MAX_CHARS,
+} from "./cap";
 export { type BlendPart, createBlendedEmbedder } from "./embed/blend";
 export { createDefaultEmbedder } from "./embed/default";
 export type { Embedder } from "./embed/embedder";

@@ -3,9 +3,9 @@
  * arguments are parsed and validated, and only then is the tool executed. Refusals and errors go
  * back to the model as tool results; nothing denied, hidden or unknown ever runs.
  */
+import { capChars } from "@switchyard/memory/cap";
 import type { ToolCall } from "../llm/provider";
 import type { ToolPolicySession } from "../policy/session";
-import { capChars } from "../text/cap-chars";
 import type { Tool, ToolContext } from "../tools/tool";
 import type { ToolCallTrace } from "./trace";
 

@@ -3,12 +3,12 @@
  * MEMORY.md → [memory context] → tool catalogue → runtime block → policy boundary. No clocks or
  * random ids: the same inputs give the same bytes, so provider prefix caches hit.
  */
+import { capUserFile, USER_FILE_MAX_CHARS } from "@switchyard/memory/cap";
 import type { AgentDefinition } from "../definitions/schema";
 import { renderToolPolicyBoundary } from "../policy/boundary";
 import type { ToolPolicySession } from "../policy/session";
-import { capUserFile } from "../text/cap-chars";
 
-export const USER_FILE_MAX_CHARS = 2000;
+export { USER_FILE_MAX_CHARS };
 export const BOUNDARY_MAX_BYTES = 2048;
 
 export interface PromptTool {

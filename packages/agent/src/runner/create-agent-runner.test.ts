@@ -121,13 +121,14 @@ describe("flow_memory_agent through the runner and the scripted LLM server", () 
     });
   });
 
-  it("caps a 10 000-character answer at exactly 4000 characters and records the truncation", async () => {
-    const answer = `${"😀".repeat(3999)}${"x".repeat(6001)}`;
+  it("caps a 12 000-character answer at 4000 characters, marker included, and records the original length", async () => {
+    const answer = `${"😀".repeat(3999)}${"x".repeat(8001)}`;
     server = await startScriptedLlmServer([{ content: answer }]);
     const h = harness({ definitions: shipped, server });
     const res = await h.runner.run(request({ agentRef: "flow_memory_agent" }));
-    expect(res.text).toBe(`${"😀".repeat(3999)}x\n[...truncated]`);
-    expect(h.traces[0]!.truncation).toEqual({ limit: 4000, originalLength: 10_000 });
+    expect(res.text).toBe(`${"😀".repeat(3985)}\n[...truncated]`);
+    expect([...res.text]).toHaveLength(4000);
+    expect(h.traces[0]!.truncation).toEqual({ limit: 4000, originalLength: 12_000 });
   });
 
   it("stops at the iteration cap with limit_stop after one tool-less wrap-up call", async () => {

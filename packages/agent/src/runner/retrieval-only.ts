@@ -3,11 +3,11 @@
  * query the allowed memory tools with the task + data, compose a source-tagged answer. Tool calls
  * still go through the policy session, so a restricted channel restricts this mode too.
  */
+import { firstChars } from "@switchyard/memory/cap";
 import type { ToolCall } from "../llm/provider";
 import { dispatchToolCall } from "../loop/tool-dispatch";
 import type { ToolCallTrace } from "../loop/trace";
 import type { ToolPolicySession } from "../policy/session";
-import { sliceChars } from "../text/cap-chars";
 import type { Tool } from "../tools/tool";
 
 export const DEFAULT_RETRIEVAL_ONLY_AGENTS = ["flow_memory_agent", "context_scout"] as const;
@@ -65,7 +65,7 @@ export async function retrievalOnlyAnswer(input: RetrievalInput): Promise<string
 
 function buildQuery(prompt: string, inputContext: unknown): string {
   const data = inputContext === null || inputContext === undefined ? "" : compact(inputContext);
-  return sliceChars(`${prompt.trim()} ${data}`.trim(), 1000);
+  return firstChars(`${prompt.trim()} ${data}`.trim(), 1000);
 }
 
 function compact(value: unknown): string {
@@ -137,7 +137,7 @@ function dedupe(facts: Fact[]): Fact[] {
 
 function describeTask(prompt: string): string {
   const first = prompt.trim().split("\n")[0] ?? "";
-  const short = sliceChars(first, 200);
+  const short = firstChars(first, 200);
   return short ? `"${short}${short.length < first.length ? "…" : ""}"` : "the request";
 }
 

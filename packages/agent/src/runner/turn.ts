@@ -3,6 +3,7 @@
  * session → system prompt → loop (or retrieval-only) → max_result_chars → trace.
  */
 import { randomUUID } from "node:crypto";
+import { capChars } from "@switchyard/memory/cap";
 import type { AgentDefinition, ModelHint } from "../definitions/schema";
 import type { LlmProvider, TokenUsage } from "../llm/provider";
 import { runAgentLoop } from "../loop/agent-loop";
@@ -15,7 +16,6 @@ import { agentSession } from "../policy/agent-session";
 import { snapshotSession, type ToolPolicySession } from "../policy/session";
 import { type HandoffEnvelope, renderHandoff } from "../prompt/handoff";
 import { buildSystemPrompt } from "../prompt/system-prompt";
-import { capChars } from "../text/cap-chars";
 import type { Tool, ToolContext } from "../tools/tool";
 import { retrievalOnlyAnswer } from "./retrieval-only";
 

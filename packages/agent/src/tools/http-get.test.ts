@@ -20,9 +20,9 @@ function fakeHttp(status: number, type: string, body: string) {
 const ctx = { signal: new AbortController().signal, agentId: "researcher", depth: 0 };
 
 describe("http_get tool", () => {
-  it("issues a GET through the host client and returns status, type and capped text", async () => {
+  it("issues a GET through the host client and returns status, type and the text capped at maxChars, marker included", async () => {
     const { client, calls } = fakeHttp(200, "text/plain; charset=utf-8", "x".repeat(50));
-    const tool = createHttpGetTool(client, { maxChars: 10 });
+    const tool = createHttpGetTool(client, { maxChars: 25 });
     const out = await tool.execute({ url: "https://example.org/a" }, ctx);
     expect(calls).toEqual([{ method: "GET", url: "https://example.org/a" }]);
     expect(out).toBe(

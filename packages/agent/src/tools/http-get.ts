@@ -2,8 +2,8 @@
  * `http_get`: fetch one URL for the researcher. The host's HttpClient enforces the SSRF guard;
  * this tool only shapes the request and bounds what goes back into the model's context.
  */
+import { capChars } from "@switchyard/memory/cap";
 import { z } from "zod";
-import { capChars } from "../text/cap-chars";
 import type { Tool } from "./tool";
 
 /** Structurally identical to the engine contract's HttpClient. */

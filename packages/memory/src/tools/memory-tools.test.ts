@@ -147,21 +147,22 @@ describe("memory_flavour", () => {
 });
 
 describe("the 4000-character cap", () => {
-  it("cuts every tool result at 4000 code points with the marker, never inside a surrogate pair", async () => {
+  it("cuts every tool result to at most 4000 code points, marker included, never inside a surrogate pair", async () => {
     const { m, tools } = await setup();
-    // 3999 ASCII then an astral character straddling the cut.
-    m.ingest.setFlavour("stack", `${"a".repeat(3999)}😀😀 tail`);
+    // 3984 ASCII then an astral character straddling the cut (3985 kept + the 15-character marker).
+    m.ingest.setFlavour("stack", `${"a".repeat(3984)}😀😀${" tail".repeat(10)}`);
     const flavour = await tools[2]!.execute({ flavour: "stack" });
-    expect(flavour).toBe(`${"a".repeat(3999)}😀\n[...truncated]`);
+    expect(flavour).toBe(`${"a".repeat(3984)}😀\n[...truncated]`);
+    expect([...flavour].length).toBe(4000);
 
     await m.ingest.addMany(
       Array.from({ length: 50 }, (_, i) => ({ key: `Ünïcode note ${i}`, content: `widget ${"中文😀".repeat(100)}` })),
     );
     const search = await tools[1]!.execute({ query: "widget", namespace: "global", limit: 50 });
-    expect([...search].length).toBe(4000 + "\n[...truncated]".length);
+    expect([...search].length).toBe(4000);
     expect(search.endsWith("\n[...truncated]")).toBe(true);
     const recall = await tools[0]!.execute({ query: "widget note", limit: 50 });
-    expect([...recall].length).toBeLessThanOrEqual(4000 + "\n[...truncated]".length);
+    expect([...recall].length).toBeLessThanOrEqual(4000);
     expect(recall).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });

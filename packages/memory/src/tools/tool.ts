@@ -7,7 +7,7 @@ export interface MemoryTool {
   description: string;
   permission: "read_only";
   inputSchema: z.ZodType;
-  /** Resolves to the result text (≤ 4000 code points); rejects with MemoryToolError on bad input. */
+  /** Resolves to the result text (≤ 4000 code points, marker included); rejects with MemoryToolError on bad input. */
   execute(args: unknown): Promise<string>;
 }
 
@@ -35,6 +35,6 @@ export function defineMemoryTool<S extends z.ZodType>(def: {
     description: def.description,
     permission: "read_only",
     inputSchema: def.inputSchema,
-    execute: async (args) => capChars(await def.run(parseArgs(def.inputSchema, args)), MAX_RESULT_CHARS),
+    execute: async (args) => capChars(await def.run(parseArgs(def.inputSchema, args)), MAX_RESULT_CHARS).text,
   };
 }
