@@ -35,7 +35,7 @@ export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/s
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
-export { type CronDescription, cronProblem, cronTrigger, describeCron } from "./triggers/cron";
+export { type CronPayload, type CronProblem, cronPayload, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
 export { emailPayload, emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
 export {

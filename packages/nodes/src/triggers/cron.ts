@@ -1,23 +1,29 @@
-import { CronExpressionParser } from "cron-parser";
-import cronstrue from "cronstrue";
+import cron from "node-cron";
 import { z } from "zod";
 import { defineTrigger } from "../define";
-import { NodeError } from "../errors";
 
-/** Why an expression is refused, or undefined when it is a valid 5- or 6-field one. */
-export function cronProblem(expression: string, timezone?: string): string | undefined {
-  const fields = expression.trim().split(/\s+/).filter(Boolean).length;
-  if (fields !== 5 && fields !== 6) return `expected 5 or 6 fields, got ${fields}`;
-  if (timezone !== undefined && !isTimeZone(timezone)) return `unknown time zone "${timezone}"`;
-  try {
-    CronExpressionParser.parse(expression, { tz: timezone ?? "UTC", strict: false });
-    return undefined;
-  } catch (err) {
-    return (err as Error).message;
-  }
+/** A cron configuration mistake: which field is wrong and why. */
+export interface CronProblem {
+  field: "expression" | "timezone";
+  message: string;
 }
 
+const FIELD_HELP =
+  "expected 5 (minute hour day-of-month month day-of-week) or 6 (second minute hour day-of-month month day-of-week)";
+
+/** Each field's name and what it accepts, for the message that names a bad one. */
+const FIELD_RANGE: Record<string, [string, string]> = {
+  second: ["second", "0-59"],
+  minute: ["minute", "0-59"],
+  hour: ["hour", "0-23"],
+  dayOfMonth: ["day of month", "1-31, L, L-n, nW or LW"],
+  month: ["month", "1-12 or JAN-DEC"],
+  dayOfWeek: ["day of week", "0-7 or SUN-SAT, n#k or nL"],
+};
+
+/** Whether Intl knows this IANA time zone (e.g. "Europe/Berlin", "UTC"). */
 export function isTimeZone(tz: string): boolean {
+  if (tz.trim() === "") return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
     return true;
@@ -26,24 +32,35 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-export interface CronDescription {
-  description: string;
-  /** The next five fire times as ISO strings (UTC). */
-  next: string[];
-}
-
-/** Human description and the next five fire times, for the editor's preview. */
-export function describeCron(
-  expression: string,
-  timezone?: string,
-  from: Date = new Date(),
-): CronDescription {
-  const problem = cronProblem(expression, timezone);
-  if (problem)
-    throw new NodeError("config_invalid", `invalid cron expression: ${problem}`, { retryable: false });
-  const interval = CronExpressionParser.parse(expression, { tz: timezone ?? "UTC", currentDate: from });
-  const next = interval.take(5).map((d) => new Date(d.getTime()).toISOString());
-  return { description: cronstrue.toString(expression, { use24HourTimeFormat: true }), next };
+/**
+ * Why a schedule is refused, or undefined when node-cron accepts the expression and Intl knows the zone.
+ * The one check used at save time (the config schema below) and at activation (the scheduler).
+ */
+export function cronProblem(expression: string, timezone?: string): CronProblem | undefined {
+  const trimmed = expression.trim();
+  const problem = (message: string): CronProblem => ({ field: "expression", message });
+  if (trimmed === "") return problem("Cron expression is empty");
+  const result = cron.validateDetailed(trimmed);
+  if (!result.valid) {
+    const fields = trimmed.split(/\s+/).length;
+    const reasons = result.errors.map((e) => {
+      if (e.field === "expression" && /fields/.test(e.message)) {
+        return `has ${fields} field${fields === 1 ? "" : "s"}; ${FIELD_HELP}`;
+      }
+      if (e.field === "expression") return "contains characters a cron expression cannot have";
+      if (/impossible/.test(e.message)) return `never fires: day of month "${e.value}" is not in any of its months`;
+      const [name, expected] = FIELD_RANGE[e.field] ?? [e.field, "a valid value"];
+      return `has an invalid ${name} "${e.value}" (expected ${expected})`;
+    });
+    return problem(`Cron expression "${trimmed}" ${reasons.join("; ")}`);
+  }
+  if (timezone !== undefined && !isTimeZone(timezone)) {
+    return {
+      field: "timezone",
+      message: `Unknown time zone "${timezone}"; use an IANA name such as "Europe/Berlin" or "UTC"`,
+    };
+  }
+  return undefined;
 }
 
 export const cronConfig = z
@@ -52,11 +69,7 @@ export const cronConfig = z
       .string()
       .min(1)
       .describe("Cron expression with 5 fields (minute first) or 6 (seconds first)"),
-    timezone: z
-      .string()
-      .optional()
-      .refine((tz) => tz === undefined || isTimeZone(tz), "unknown time zone")
-      .describe("IANA time zone, e.g. Europe/Berlin (default UTC)"),
+    timezone: z.string().optional().describe("IANA time zone, e.g. Europe/Berlin (default: the flow's)"),
     overlap: z
       .enum(["skip", "queue", "allow"])
       .default("skip")
@@ -67,9 +80,21 @@ export const cronConfig = z
       .describe("What to do about fire times missed while the server was down"),
   })
   .superRefine((c, ctx) => {
-    const problem = cronProblem(c.expression);
-    if (problem) ctx.addIssue({ code: "custom", path: ["expression"], message: problem });
+    const problem = cronProblem(c.expression, c.timezone);
+    if (problem) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
   });
+
+/** What a scheduled run receives as its trigger item; the scheduler builds exactly this. */
+export const cronPayload = z
+  .object({
+    scheduledAt: z.string().describe("ISO time (UTC) of the schedule slot the run belongs to"),
+    firedAt: z.string().describe("ISO time (UTC) the run was admitted"),
+    expression: z.string().describe("The cron expression"),
+    timezone: z.string().describe("The IANA time zone the expression was read in"),
+    missed: z.boolean().describe("True for the one catch-up run after downtime (missed: run_once)"),
+  })
+  .strict();
+export type CronPayload = z.infer<typeof cronPayload>;
 
 /** Runs the flow on a schedule. */
 export const cronTrigger = defineTrigger({
@@ -81,10 +106,5 @@ export const cronTrigger = defineTrigger({
   channel: "cron",
   config: cronConfig,
   example: { expression: "0 9 * * 1-5", timezone: "Europe/Berlin", overlap: "skip", missed: "run_once" },
-  payload: z.object({
-    scheduledAt: z.string().describe("ISO time the run was due"),
-    firedAt: z.string().describe("ISO time the run actually started"),
-    expression: z.string().describe("The cron expression"),
-    timezone: z.string().optional().describe("The time zone used"),
-  }),
+  payload: cronPayload,
 });

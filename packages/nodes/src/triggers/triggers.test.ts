@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../define";
-import { describeCron } from "./cron";
-import { cronTrigger } from "./cron";
+import { cronPayload, cronProblem, cronTrigger } from "./cron";
 import { emailTrigger } from "./email";
 import { webhookSignatureHeader, webhookTrigger } from "./webhook";
 
@@ -15,36 +14,27 @@ const issues = (fn: () => unknown) => {
 };
 
 describe("trigger.cron", () => {
-  it("describes an expression and lists the next five fire times in its time zone", () => {
-    const d = describeCron("0 9 * * 1-5", "Europe/Berlin", new Date("2024-01-05T12:00:00Z"));
-    expect(d.description).toBe("At 09:00, Monday through Friday");
-    expect(d.next).toEqual([
-      "2024-01-08T08:00:00.000Z",
-      "2024-01-09T08:00:00.000Z",
-      "2024-01-10T08:00:00.000Z",
-      "2024-01-11T08:00:00.000Z",
-      "2024-01-12T08:00:00.000Z",
-    ]);
-  });
-
-  it("accepts six fields with seconds first", () => {
-    const d = describeCron("*/30 * * * * *", undefined, new Date("2024-01-01T00:00:10Z"));
-    expect(d.next.slice(0, 2)).toEqual(["2024-01-01T00:00:30.000Z", "2024-01-01T00:01:00.000Z"]);
-  });
-
-  it("refuses the wrong number of fields, bad values and unknown time zones", () => {
+  it("refuses the wrong number of fields, bad values and unknown time zones, naming the field", () => {
     expect(issues(() => parseConfig(cronTrigger.config, { expression: "* * * *" }))).toBe(
-      "config.expression: expected 5 or 6 fields, got 4",
+      'config.expression: Cron expression "* * * *" has 4 fields; expected 5 (minute hour day-of-month month day-of-week) or 6 (second minute hour day-of-month month day-of-week)',
     );
-    expect(issues(() => parseConfig(cronTrigger.config, { expression: "61 * * * *" }))).toMatch(
-      /^config\.expression: /,
+    expect(issues(() => parseConfig(cronTrigger.config, { expression: "61 * * * *" }))).toBe(
+      'config.expression: Cron expression "61 * * * *" has an invalid minute "61" (expected 0-59)',
     );
     expect(
       issues(() => parseConfig(cronTrigger.config, { expression: "* * * * *", timezone: "Mars/Base" })),
-    ).toBe("config.timezone: unknown time zone");
-    expect(issues(() => describeCron("* * *"))).toBe(
-      "invalid cron expression: expected 5 or 6 fields, got 3",
-    );
+    ).toBe('config.timezone: Unknown time zone "Mars/Base"; use an IANA name such as "Europe/Berlin" or "UTC"');
+  });
+
+  it("accepts what node-cron accepts, with the same check the scheduler runs at activation", () => {
+    for (const expression of ["0 9 * * 1-5", "*/30 * * * * *", "0 0 L * *", "0 9 * * MON#1", "@hourly"]) {
+      expect(cronProblem(expression, "Europe/Berlin")).toBeUndefined();
+      expect(parseConfig(cronTrigger.config, { expression })).toMatchObject({ expression });
+    }
+    expect(cronProblem("0 9 * * *", "Mars/Base")).toEqual({
+      field: "timezone",
+      message: 'Unknown time zone "Mars/Base"; use an IANA name such as "Europe/Berlin" or "UTC"',
+    });
   });
 
   it("fills the overlap and missed-run policies with skip", () => {
@@ -53,6 +43,19 @@ describe("trigger.cron", () => {
       overlap: "skip",
       missed: "skip",
     });
+  });
+
+  it("declares the payload every scheduled run receives, and nothing else", () => {
+    const payload = {
+      scheduledAt: "2025-01-06T08:00:00.000Z",
+      firedAt: "2025-01-06T08:00:00.012Z",
+      expression: "0 9 * * 1-5",
+      timezone: "Europe/Berlin",
+      missed: false,
+    };
+    expect(cronPayload.parse(payload)).toEqual(payload);
+    expect(cronPayload.safeParse({ ...payload, scheduledFor: payload.scheduledAt }).success).toBe(false);
+    expect(cronPayload.safeParse({ ...payload, missed: undefined }).success).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { CronPayload } from "@switchyard/nodes";
 import { z } from "zod";
 
 /** One cron trigger node of one activated flow version. */
@@ -21,15 +22,8 @@ export interface CronStore {
   setLastFire(flowId: string, nodeId: string, at: Date): Promise<void>;
 }
 
-export interface CronFirePayload {
-  /** When the run was admitted (ISO, UTC). */
-  firedAt: string;
-  /** The schedule slot this run belongs to (ISO, UTC). */
-  scheduledFor: string;
-  timezone: string;
-  /** True for the single catch-up run of missed="run_once" after downtime. */
-  missed: boolean;
-}
+/** The payload a scheduled run receives: exactly the schema the cron trigger declares. */
+export type CronFirePayload = CronPayload;
 
 export interface CronHealth {
   status: "listening" | "error";

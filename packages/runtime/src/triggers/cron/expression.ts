@@ -1,5 +1,11 @@
-import { CronExpressionParser } from "cron-parser";
-import { isKnownTimezone } from "./tz";
+/**
+ * A validated schedule whose wall-clock matching is node-cron's: its parsed fields give the seconds,
+ * minutes, hours and months, and a never-started node-cron task (read in UTC) decides which days
+ * match, so L, W, # and names mean exactly what node-cron means. Turning wall times into instants
+ * with our DST rules happens in next-fire.ts.
+ */
+import { cronProblem } from "@switchyard/nodes";
+import cron from "node-cron";
 
 /** A user's cron configuration mistake: bad expression or unknown time zone. Not retryable. */
 export class CronConfigError extends Error {
@@ -12,79 +18,73 @@ export class CronConfigError extends Error {
   }
 }
 
-/** A validated schedule: the expression as 6 fields plus what the DST rules need to know. */
 export interface CompiledSchedule {
   /** The expression as the user wrote it (trimmed). */
   expression: string;
   timezone: string;
   /**
-   * True when the hour field is "*": such a schedule runs by elapsed time through DST changes
-   * (see next-fire.ts); any other schedule follows the wall clock.
+   * True when the hour field matches every hour: such a schedule runs by elapsed time through DST
+   * changes (see next-fire.ts); any other schedule follows the wall clock.
    */
   everyHour: boolean;
   /** The first matching wall-clock time at or after `wall` (wall times encoded as UTC ms). */
   wallAtOrAfter(wall: number): number | undefined;
 }
 
-const FIELD_HELP =
-  "expected 5 (minute hour day-of-month month day-of-week) or 6 (second minute hour day-of-month month day-of-week)";
+/** node-cron's own search horizon: a schedule with no match within a century never fires. */
+const MAX_DAYS = 366 * 100;
+const DAY_MS = 86_400_000;
 
-/** Splits into 6 fields (seconds first) or returns the error message. */
-function toSixFields(expression: string): string[] | string {
-  const trimmed = expression.trim();
-  if (trimmed === "") return "Cron expression is empty";
-  const fields = trimmed.split(/\s+/);
-  if (fields.length !== 5 && fields.length !== 6) {
-    return `Cron expression "${trimmed}" has ${fields.length} field${fields.length === 1 ? "" : "s"}; ${FIELD_HELP}`;
-  }
-  // cron-parser's "H" picks a random value on every parse, which would move the schedule each restart.
-  if (fields.some((f) => f.split(",").some((token) => /^H($|[(/])/i.test(token)))) {
-    return `Cron expression "${trimmed}" uses "H" (hashed values), which is not supported`;
-  }
-  return fields.length === 5 ? ["0", ...fields] : fields;
-}
-
-function parseWall(six: string, wall: number) {
-  // Wall-clock times are enumerated in UTC; the time zone is applied afterwards with explicit DST rules.
-  return CronExpressionParser.parse(six, { tz: "UTC", currentDate: new Date(wall - 1000) });
-}
-
-/** The error message for an invalid expression, or undefined when it is valid. */
-export function validateCron(expression: string): string | undefined {
-  const fields = toSixFields(expression);
-  if (typeof fields === "string") return fields;
-  const trimmed = expression.trim();
-  try {
-    parseWall(fields.join(" "), Date.UTC(2000, 0, 1)).next();
-  } catch (err) {
-    return `Invalid cron expression "${trimmed}": ${err instanceof Error ? err.message : String(err)}`;
-  }
-  return undefined;
-}
-
-/** The error message for an unknown time zone, or undefined when Intl knows it. */
-export function validateTimezone(timezone: string): string | undefined {
-  if (isKnownTimezone(timezone)) return undefined;
-  return `Unknown time zone "${timezone}"; use an IANA name such as "Europe/Berlin" or "UTC"`;
-}
-
-/** Validates both inputs and compiles the schedule; throws CronConfigError with the message above. */
+/** Validates both inputs (the same check as save time) and compiles; throws CronConfigError. */
 export function compileSchedule(expression: string, timezone: string): CompiledSchedule {
-  const exprError = validateCron(expression);
-  if (exprError) throw new CronConfigError(exprError, "expression");
-  const tzError = validateTimezone(timezone);
-  if (tzError) throw new CronConfigError(tzError, "timezone");
-  const six = (toSixFields(expression) as string[]).join(" ");
-  return {
-    expression: expression.trim(),
-    timezone,
-    everyHour: six.split(" ")[2] === "*",
-    wallAtOrAfter(wall) {
-      try {
-        return parseWall(six, wall).next().getTime();
-      } catch {
-        return undefined; // cron-parser gives up when nothing matches within its search horizon
+  const problem = cronProblem(expression, timezone);
+  if (problem) throw new CronConfigError(problem.message, problem.field);
+  const trimmed = expression.trim();
+  const { fields } = cron.validateDetailed(trimmed);
+  if (!fields) throw new CronConfigError(`Cron expression "${trimmed}" could not be parsed`, "expression");
+  const asc = (v: Array<number | string>) => [...new Set(v as number[])].sort((a, b) => a - b);
+  const seconds = asc(fields.second);
+  const minutes = asc(fields.minute);
+  const hours = asc(fields.hour);
+  const months = new Set(fields.month);
+  const [s0 = 0, m0 = 0, h0 = 0] = [seconds[0], minutes[0], hours[0]];
+
+  /** Whether node-cron matches this calendar day (at a time of day that matches by construction). */
+  const dayMatches = (day: number) => {
+    const task = cron.createTask(trimmed, () => undefined, { timezone: "UTC" });
+    try {
+      return task.match(new Date(day + h0 * 3_600_000 + m0 * 60_000 + s0 * 1000));
+    } finally {
+      void task.destroy();
+    }
+  };
+
+  /** The first (hour, minute, second) of a day at or after `from` seconds into it, in seconds. */
+  const firstTimeOfDay = (from: number): number | undefined => {
+    for (const h of hours) {
+      if ((h + 1) * 3600 <= from) continue;
+      for (const m of minutes) {
+        if (h * 3600 + (m + 1) * 60 <= from) continue;
+        for (const s of seconds) if (h * 3600 + m * 60 + s >= from) return h * 3600 + m * 60 + s;
       }
+    }
+    return undefined;
+  };
+
+  return {
+    expression: trimmed,
+    timezone,
+    everyHour: hours.length === 24,
+    wallAtOrAfter(wall) {
+      const start = Math.ceil(wall / 1000) * 1000;
+      let day = Math.floor(start / DAY_MS) * DAY_MS;
+      let from = (start - day) / 1000;
+      for (let i = 0; i < MAX_DAYS; i++, day += DAY_MS, from = 0) {
+        if (!months.has(new Date(day).getUTCMonth() + 1) || !dayMatches(day)) continue;
+        const second = firstTimeOfDay(from);
+        if (second !== undefined) return day + second * 1000;
+      }
+      return undefined;
     },
   };
 }

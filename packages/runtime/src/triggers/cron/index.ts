@@ -7,5 +7,10 @@ export {
 } from "./binding";
 export { type Clock, MAX_TIMEOUT_MS, realClock } from "./clock";
 export { describeSchedule, type ScheduleDescription } from "./describe";
-export { CronConfigError, validateCron, validateTimezone } from "./expression";
-export { type CronScheduler, type CronSchedulerOptions, createCronScheduler } from "./scheduler";
+export { CronConfigError } from "./expression";
+export {
+  type CronScheduler,
+  type CronSchedulerOptions,
+  createCronScheduler,
+  localRunCoordinator,
+} from "./scheduler";

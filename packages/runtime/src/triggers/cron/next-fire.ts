@@ -1,8 +1,12 @@
 /**
- * Fire-time computation with explicit daylight-saving rules.
- *
- * Wall-clock matches come from the cron expression; they are turned into instants one UTC-offset
- * segment at a time (the offset is constant between two transitions). At a transition:
+ * Fire-time computation with explicit daylight-saving rules — the one piece of cron we keep, because
+ * node-cron 4.6.0 provably lacks it: its matcher (and so schedule() and getNextRuns()) skips a wall
+ * time that falls into a spring-forward gap (a daily 02:30 Europe/Berlin job does not run at all on
+ * 2025-03-30), runs a repeated wall time at its SECOND occurrence, and pauses hourly and sub-hourly
+ * schedules for the repeated hour (America/New_York "*\/30" fires 05:00Z, 05:30Z, then 07:00Z on
+ * 2025-11-02). It also reads the wall clock only (`new Date()`), so it cannot run on an injected
+ * clock. Wall-clock matches come from node-cron (expression.ts); this module turns them into
+ * instants one UTC-offset segment at a time (the offset is constant between two transitions):
  *
  * - Spring forward (a gap, e.g. 02:00–02:59 does not exist in Europe/Berlin on the last Sunday of
  *   March): a schedule whose hour field is not "*" and that matches any wall time inside the gap fires
@@ -16,7 +20,6 @@
  *   time ("0 * * * *" fires at 02:00 summer time and again one hour later at 02:00 winter time).
  */
 import type { CompiledSchedule } from "./expression";
-import { firstTransition, offsetAt } from "./tz";
 
 /** Enough for a century of transitions; only reached by schedules that never match. */
 const MAX_SEGMENTS = 250;
@@ -97,4 +100,73 @@ export function nextFires(schedule: CompiledSchedule, after: number, count: numb
     from = fire;
   }
   return out;
+}
+
+// Time-zone arithmetic on Intl, on whole seconds (cron has no finer resolution).
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const DAY_MS = 86_400_000;
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(timezone, f);
+  }
+  return f;
+}
+
+/** Offset (local wall clock minus UTC) in ms in force at `instant`. */
+function offsetAt(instant: number, timezone: string): number {
+  const t = Math.floor(instant / 1000) * 1000;
+  const p: Record<string, number> = {};
+  for (const part of formatterFor(timezone).formatToParts(t)) {
+    if (part.type !== "literal") p[part.type] = Number(part.value);
+  }
+  const wall = Date.UTC(
+    p.year ?? 0,
+    (p.month ?? 1) - 1,
+    p.day ?? 1,
+    p.hour ?? 0,
+    p.minute ?? 0,
+    p.second ?? 0,
+  );
+  return wall - t;
+}
+
+/**
+ * The first whole-second instant in (from, to] whose offset differs from the offset at `from`, or
+ * undefined when the offset is constant over the interval. Samples once a day and bisects, so two
+ * transitions less than a day apart that cancel out would be missed; no IANA zone does that.
+ */
+function firstTransition(from: number, to: number, timezone: string): number | undefined {
+  const base = offsetAt(from, timezone);
+  let lo = from;
+  while (lo < to) {
+    const hi = Math.min(lo + DAY_MS, to);
+    if (offsetAt(hi, timezone) !== base) return bisect(lo, hi, base, timezone);
+    lo = hi;
+  }
+  return undefined;
+}
+
+/** Narrow (lo, hi] — offset(lo) === base, offset(hi) !== base — down to the first changed second. */
+function bisect(lo: number, hi: number, base: number, timezone: string): number {
+  let a = lo;
+  let b = hi;
+  while (b - a > 1000) {
+    const mid = a + Math.floor((b - a) / 2000) * 1000;
+    if (offsetAt(mid, timezone) === base) a = mid;
+    else b = mid;
+  }
+  return b;
 }

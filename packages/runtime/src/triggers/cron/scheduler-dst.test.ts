@@ -6,7 +6,7 @@ async function firesBetween(expression: string, timezone: string, from: string, 
   const h = createHarness(from);
   await h.scheduler.bind(binding({ expression, timezone }));
   await h.clock.advanceTo(to);
-  for (const f of h.fired) expect(f.at).toBe(f.payload.scheduledFor);
+  for (const f of h.fired) expect(f.at).toBe(f.payload.scheduledAt);
   return h.fired.map((f) => f.at);
 }
 

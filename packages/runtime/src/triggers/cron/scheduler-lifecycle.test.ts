@@ -19,7 +19,7 @@ describe("failing admissions", () => {
     await h.clock.advance(1999);
     expect(h.fired).toHaveLength(0);
     await h.clock.advance(1); // third attempt, 2 s after the second
-    expect(h.fired.map((f) => [f.at, f.payload.scheduledFor])).toEqual([
+    expect(h.fired.map((f) => [f.at, f.payload.scheduledAt])).toEqual([
       ["2025-05-01T09:00:03.000Z", "2025-05-01T09:00:00.000Z"],
     ]);
     expect(h.health.at(-1)).toMatchObject({ status: "listening", lastEventAt: "2025-05-01T09:00:03.000Z" });
@@ -34,7 +34,7 @@ describe("failing admissions", () => {
     expect(h.fired).toHaveLength(0);
     expect(h.logs.filter((l) => l.msg.includes("slot given up"))).toHaveLength(1);
     await h.clock.advanceTo("2025-05-02T09:00:00Z");
-    expect(h.fired.map((f) => f.payload.scheduledFor)).toEqual(["2025-05-02T09:00:00.000Z"]);
+    expect(h.fired.map((f) => f.payload.scheduledAt)).toEqual(["2025-05-02T09:00:00.000Z"]);
   });
 
   it("does not admit a run whose last-fire write failed, and admits it once the store recovers", async () => {

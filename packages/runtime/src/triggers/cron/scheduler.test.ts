@@ -1,8 +1,9 @@
+import { cronPayload } from "@switchyard/nodes";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMEOUT_MS } from "./clock";
 import { WARN, binding, createHarness } from "./test-harness";
 
-const slots = (h: ReturnType<typeof createHarness>) => h.fired.map((f) => f.payload.scheduledFor);
+const slots = (h: ReturnType<typeof createHarness>) => h.fired.map((f) => f.payload.scheduledAt);
 
 describe("firing", () => {
   it("fires in the binding's time zone with the documented payload", async () => {
@@ -13,8 +14,9 @@ describe("firing", () => {
     await h.clock.advanceTo("2025-01-15T00:00:00Z");
     expect(h.fired.map((f) => f.payload)).toEqual([
       {
+        scheduledAt: "2025-01-14T14:00:00.000Z",
         firedAt: "2025-01-14T14:00:00.000Z",
-        scheduledFor: "2025-01-14T14:00:00.000Z",
+        expression: "0 9 * * *",
         timezone: "America/New_York",
         missed: false,
       },
@@ -24,6 +26,18 @@ describe("firing", () => {
       status: "listening",
       lastEventAt: "2025-01-14T14:00:00.000Z",
     });
+  });
+
+  it("emits exactly the payload the cron trigger declares: no extra keys, none missing", async () => {
+    const h = createHarness("2025-06-10T10:00:00Z", { initial: { "flow-1/cron": "2025-06-09T09:00:00Z" } });
+    await h.scheduler.bind(binding({ expression: " 0 9 * * * ", missed: "run_once" }));
+    await h.clock.advanceTo("2025-06-11T09:00:00Z");
+    expect(h.fired.map((f) => [f.payload.missed, f.payload.expression])).toEqual([
+      [true, "0 9 * * *"],
+      [false, "0 9 * * *"],
+    ]);
+    for (const f of h.fired) expect(cronPayload.strict().parse(f.payload)).toEqual(f.payload);
+    expect(Object.keys(h.fired[0]?.payload ?? {}).sort()).toEqual(Object.keys(cronPayload.shape).sort());
   });
 
   it("fires 09:00 New York at 13:00Z in summer", async () => {
@@ -47,7 +61,7 @@ describe("firing", () => {
     await h.scheduler.bind(binding({ expression: "* * * * *" }));
     await h.clock.advance(3 * 60_000);
     expect(h.fired).toHaveLength(3);
-    for (const f of h.fired) expect(f.storedAtFire).toBe(f.payload.scheduledFor);
+    for (const f of h.fired) expect(f.storedAtFire).toBe(f.payload.scheduledAt);
   });
 
   it("waits longer than setTimeout's limit in capped steps and fires exactly on time", async () => {
@@ -88,7 +102,7 @@ describe("overlap policy", () => {
     h.running.delete("flow-1");
     h.scheduler.runFinished("flow-1");
     await h.clock.settle();
-    expect(h.fired.map((f) => [f.at, f.payload.scheduledFor])).toEqual([
+    expect(h.fired.map((f) => [f.at, f.payload.scheduledAt])).toEqual([
       ["2025-05-01T12:03:00.000Z", "2025-05-01T12:01:00.000Z"],
     ]);
     h.scheduler.runFinished("flow-1");
@@ -127,7 +141,7 @@ describe("missed-run policy after a 3-day downtime", () => {
       latestMissed: "2025-06-13T09:00:00.000Z",
     });
     await h.clock.advanceTo("2025-06-14T12:00:00Z");
-    expect(h.fired.map((f) => [f.payload.scheduledFor, f.payload.missed])).toEqual([
+    expect(h.fired.map((f) => [f.payload.scheduledAt, f.payload.missed])).toEqual([
       ["2025-06-14T09:00:00.000Z", false],
     ]);
   });
@@ -138,15 +152,16 @@ describe("missed-run policy after a 3-day downtime", () => {
     await h.clock.settle();
     expect(h.fired.map((f) => f.payload)).toEqual([
       {
+        scheduledAt: "2025-06-13T09:00:00.000Z",
         firedAt: "2025-06-13T12:00:00.000Z",
-        scheduledFor: "2025-06-13T09:00:00.000Z",
+        expression: "0 9 * * *",
         timezone: "UTC",
         missed: true,
       },
     ]);
     expect(h.store.data.get("flow-1/cron")?.toISOString()).toBe("2025-06-13T09:00:00.000Z");
     await h.clock.advanceTo("2025-06-14T12:00:00Z");
-    expect(h.fired.map((f) => [f.payload.scheduledFor, f.payload.missed])).toEqual([
+    expect(h.fired.map((f) => [f.payload.scheduledAt, f.payload.missed])).toEqual([
       ["2025-06-13T09:00:00.000Z", true],
       ["2025-06-14T09:00:00.000Z", false],
     ]);

@@ -1,3 +1,4 @@
+import cron, { type RunCoordinator } from "node-cron";
 import type { Logger } from "../../logger";
 import {
   type CronBinding,
@@ -19,7 +20,19 @@ export interface CronSchedulerOptions {
   /** Whether a previous run of this flow is still running (for the overlap policy). */
   isRunning(flowId: string): boolean;
   onHealth?(flowId: string, health: CronHealth): void;
+  /**
+   * node-cron's hook for several processes: asked once per slot with the key
+   * `<flowId>:<nodeId>:<slot ISO>`; a refusal means another process runs that slot. Default: this
+   * process runs every slot.
+   */
+  coordinator?: RunCoordinator;
 }
+
+/** One process owns every slot; a shared coordinator (Redis, the database) plugs in for scale-out. */
+export const localRunCoordinator: RunCoordinator = { shouldRun: () => true };
+
+/** node-cron's default lease for an elected slot. */
+const COORDINATOR_TTL_MS = 30_000;
 
 export interface CronScheduler {
   /** Starts (or replaces) one trigger's schedule; applies the missed-run policy. Rejects on bad config. */
@@ -54,11 +67,22 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Cron scheduler with its own fire-time computation (see next-fire.ts for the DST rules) on an
+ * Cron scheduler: node-cron validates and matches expressions; the timer, the DST rules (next-fire.ts
+ * says why node-cron's own cannot be used) and the overlap and missed-run policies are ours, on an
  * injectable clock, so downtime, overlap and DST behave the same under test as in production.
+ * node-cron's schedule() is not used: it has no injectable clock, no "queue" overlap, no persisted
+ * last fire for catch-up after downtime, and its DST rules differ.
  */
 export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
   const clock = o.clock ?? realClock;
+  const coordinator = o.coordinator ?? localRunCoordinator;
+  // node-cron logs through console by default; anything it says goes to our logger instead.
+  cron.setLogger({
+    info: (msg) => o.log.info({ source: "node-cron" }, msg),
+    warn: (msg) => o.log.warn({ source: "node-cron" }, msg),
+    error: (msg, err) => o.log.error({ source: "node-cron", err: err ?? msg }, String(msg)),
+    debug: (msg, err) => o.log.debug({ source: "node-cron", err }, String(msg)),
+  });
   const entries = new Map<string, Entry>();
   /** Per trigger: the newest bind() call, so a slower earlier bind never installs over it. */
   const bindGeneration = new Map<string, number>();
@@ -102,20 +126,43 @@ export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
     return write;
   }
 
+  /** node-cron's contract: fail closed — a coordinator that cannot answer runs nothing. */
+  async function elected(e: Entry, key: string): Promise<boolean> {
+    try {
+      if (await coordinator.shouldRun(key, COORDINATOR_TTL_MS)) return true;
+      o.log.debug({ ...ids(e), key }, "cron slot runs in another process");
+    } catch (err) {
+      o.log.error({ ...ids(e), key, err }, "cron run coordinator failed; slot skipped");
+      health(e.binding.flowId, { status: "error", lastError: `Run coordinator failed: ${message(err)}` });
+    }
+    return false;
+  }
+
   async function admit(e: Entry, slot: number, missed: boolean, attempt = 0): Promise<void> {
     if (!e.active) return;
+    const key = `${e.binding.flowId}:${e.binding.nodeId}:${iso(slot)}`;
+    if (attempt === 0 && !(await elected(e, key))) return recordOnly(e, slot);
     try {
       await persist(e, slot);
       if (!e.active) return;
       const firedAt = iso(clock.now());
-      const payload = { firedAt, scheduledFor: iso(slot), timezone: e.binding.timezone, missed };
+      const payload: CronFirePayload = {
+        scheduledAt: iso(slot),
+        firedAt,
+        expression: e.schedule.expression,
+        timezone: e.binding.timezone,
+        missed,
+      };
       const runId = await o.fire(e.binding, payload);
-      o.log.info({ ...ids(e), runId, scheduledFor: payload.scheduledFor, missed }, "cron run admitted");
+      o.log.info({ ...ids(e), runId, scheduledAt: payload.scheduledAt, missed }, "cron run admitted");
       if (e.active) health(e.binding.flowId, { status: "listening", lastEventAt: firedAt });
+      Promise.resolve(coordinator.onComplete?.(key)).catch((err) =>
+        o.log.error({ ...ids(e), key, err }, "cron run coordinator onComplete failed"),
+      );
     } catch (err) {
       if (!e.active) return;
       const giveUp = attempt + 1 >= RETRY_ATTEMPTS;
-      const log = { ...ids(e), err, scheduledFor: iso(slot), attempt: attempt + 1 };
+      const log = { ...ids(e), err, scheduledAt: iso(slot), attempt: attempt + 1 };
       if (giveUp) o.log.error(log, "cron run could not be admitted; slot given up");
       else o.log.warn(log, "cron run could not be admitted; retrying");
       health(e.binding.flowId, { status: "error", lastError: message(err) });
@@ -142,15 +189,15 @@ export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
       void admit(e, slot, missed);
       return;
     }
-    const scheduledFor = iso(slot);
+    const scheduledAt = iso(slot);
     if (overlap === "skip") {
-      o.log.debug({ ...ids(e), scheduledFor, reason: "previous run still running" }, "cron tick skipped");
+      o.log.debug({ ...ids(e), scheduledAt, reason: "previous run still running" }, "cron tick skipped");
     } else if (e.held) {
-      o.log.debug({ ...ids(e), scheduledFor, reason: "a tick is already queued" }, "cron tick coalesced");
+      o.log.debug({ ...ids(e), scheduledAt, reason: "a tick is already queued" }, "cron tick coalesced");
     } else {
       e.held = { slot, missed };
       queued.set(flowId, [...(queued.get(flowId) ?? []), e]);
-      o.log.debug({ ...ids(e), scheduledFor, reason: "previous run still running" }, "cron tick queued");
+      o.log.debug({ ...ids(e), scheduledAt, reason: "previous run still running" }, "cron tick queued");
     }
     recordOnly(e, slot);
   }
