@@ -10,19 +10,19 @@ export function checkpointIndex(records: StepRecord[]) {
   return { latest, pending: new Map(latest) };
 }
 
-/** `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. */
+/**
+ * `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. Replaced, not
+ * mutated, on each update: the evaluator checks scope objects once and remembers them.
+ */
 export class NodesScope {
-  readonly value: Record<
-    string,
-    { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }
-  > = {};
+  value: Record<string, { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }> = {};
 
   update(rec: StepRecord): void {
     if (rec.status === "skipped" && rec.reason !== "disabled") return;
     if (rec.status === "failed" && rec.retryAt) return;
     const items: Record<string, unknown>[] = [];
     for (const port in rec.outputs) for (const it of rec.outputs[port]!) items.push(it.json);
-    this.value[rec.nodeId] = { items, item: items[0] };
+    this.value = { ...this.value, [rec.nodeId]: { items, item: items[0] } };
   }
 }
 

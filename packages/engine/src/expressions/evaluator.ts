@@ -1,20 +1,41 @@
 /**
- * JSONata evaluation in a sandbox. JSONata itself cannot reach JS globals: property lookups only see
- * own properties (no `constructor`/`__proto__` walks) and we bind no host functions. What remains is
- * resource use, bounded by jsonata's own guardrails (wall-clock timeout checked at every evaluation
- * step, recursion depth) plus caps on the few built-ins that allocate in one native call.
+ * JSONata evaluation in a sandbox. Threat model: an expression's author may be anyone who can edit or
+ * import a flow, and the data it reads (webhook bodies, e-mail, HTTP responses, LLM output) is hostile.
+ * What this module guarantees, whatever the expression and the data:
+ *  - Nothing but data is reachable. The scope is made plain JSON before evaluation (plain-data.ts): a
+ *    function, getter, `then`/`toJSON` or prototype a host object carries is gone, so JSONata — which
+ *    calls any function it finds and awaits any thenable — has nothing of the host to call. Property
+ *    lookups see own properties only, so `constructor`, `__proto__`, `prototype` are data keys or
+ *    absent. The only functions bound are JSONata's built-ins and the bounded ones of builtins.ts, and
+ *    results handed back are data only (`toPlain`).
+ *  - No evaluation can stall or bloat the process. Regexes run on RE2 (regex.ts: linear time; patterns
+ *    RE2 cannot run are refused at compile time with their position). Every step is counted and its
+ *    result measured (limits.ts: steps, string length, array length, JSON size of built values), the
+ *    wall-clock timeout and recursion depth are JSONata's, and built-ins that work in one native call
+ *    check their input sizes first. A breach is an `expression_limit` error, never retried.
+ * It relies on scope objects not being mutated after the evaluator first saw them (they are memoised).
  */
 import jsonata from "jsonata";
 import type { ExpressionEvaluator } from "../contract";
 import { NodeError } from "../errors";
+import { registerBoundedBuiltins } from "./builtins";
 import { compileFast, FALLBACK, type FastExpression } from "./fast-path";
+import {
+  type Budget,
+  chargeStep,
+  checkStep,
+  defaultExpressionLimits,
+  type ExpressionLimits,
+  ExpressionLimitError,
+  newBudget,
+} from "./limits";
+import { plainScope } from "./plain-data";
+import { type RegexEngineFactory, regexEngineFor, regexProblem } from "./regex";
 import { lineColumn } from "./template";
 
-export interface ExpressionEvaluatorOptions {
-  /** Wall-clock limit of one evaluation. */
-  timeoutMs?: number;
-  /** Maximum evaluation depth (deep recursion without tail calls). */
-  maxDepth?: number;
+export { defaultExpressionLimits, type ExpressionLimits, ExpressionLimitError } from "./limits";
+
+export interface ExpressionEvaluatorOptions extends Partial<ExpressionLimits> {
   /** Compiled expressions kept for reuse. */
   cacheSize?: number;
 }
@@ -31,38 +52,76 @@ export class ExpressionError extends Error {
   }
 }
 
-const MAX_PAD = 1_000_000;
-
 interface JsonataFailure {
   code?: string;
   message?: string;
   position?: number;
   value?: unknown;
+  error?: unknown;
 }
 
-export function toExpressionError(err: unknown, timeoutMs?: number): ExpressionError {
+// JSONata's own guardrails, reported as limits.
+const limitCodes = new Set(["D1011", "D1012", "D2014", "D2015"]);
+
+export function toExpressionError(
+  err: unknown,
+  limits: ExpressionLimits = defaultExpressionLimits,
+): ExpressionError | ExpressionLimitError {
+  if (err instanceof ExpressionLimitError) return err;
   const e = (err ?? {}) as JsonataFailure;
+  // $eval wraps what failed inside it.
+  if ((e.code === "D3120" || e.code === "D3121") && e.error) {
+    const inner = toExpressionError(e.error, limits);
+    if (inner instanceof ExpressionLimitError) return inner;
+  }
   let message = typeof e.message === "string" && e.message ? e.message : String(err);
-  if (e.code === "D1012") message = `expression ran longer than ${timeoutMs ?? e.value} ms (infinite loop?)`;
+  const position = typeof e.position === "number" ? e.position : undefined;
+  if (e.code === "D1012") message = `expression ran longer than ${limits.timeoutMs} ms (infinite loop?)`;
   if (e.code === "D1011") message = "expression recursed too deeply";
-  return new ExpressionError(message, e.code, typeof e.position === "number" ? e.position : undefined);
+  if (e.code === "D2014" || e.code === "D2015")
+    message = `sequence longer than ${Math.min(limits.maxArrayLength, 1e7)} entries (maxArrayLength)`;
+  // V8's own ceilings (string length, call stack) are limits too.
+  if ((e.code && limitCodes.has(e.code)) || err instanceof RangeError)
+    return new ExpressionLimitError(message, position);
+  return new ExpressionError(message, e.code, position);
 }
 
-function compile(source: string, options: { timeout: number; stack: number }): jsonata.Expression {
-  const expr = jsonata(source, options);
-  // $pad builds its string in one native call the timeout cannot interrupt; cap its width.
-  expr.registerFunction(
-    "pad",
-    (str: string | undefined, width: number, char?: string) => {
-      if (str === undefined) return undefined;
-      if (Math.abs(width) > MAX_PAD) throw { code: "D3999", message: `$pad width is limited to ${MAX_PAD}` };
-      const fill = char === undefined || char === "" ? " " : char;
-      const missing = Math.abs(width) - [...str].length;
-      if (missing <= 0) return str;
-      const padding = fill.repeat(Math.ceil(missing / fill.length)).slice(0, missing);
-      return width < 0 ? padding + str : str + padding;
+// JSONata reads `options.RegexEngine` synchronously when an evaluation starts: this hands the
+// evaluation its own engine (and so its budget) without a global that concurrent evaluations share.
+let handoff: RegexEngineFactory | undefined;
+
+interface ExitEnvironment {
+  base: { RegexEngine: RegexEngineFactory };
+}
+
+/** Runs after every evaluation step: counts it and bounds what it produced. */
+function afterStep(
+  expr: { type?: string; position?: number },
+  _input: unknown,
+  env: ExitEnvironment,
+  result: unknown,
+) {
+  const budget: Budget = env.base.RegexEngine.budget;
+  chargeStep(budget, expr.position);
+  checkStep(expr, result, budget.limits);
+}
+
+function compile(source: string, limits: ExpressionLimits): jsonata.Expression {
+  const options = {
+    timeout: limits.timeoutMs,
+    stack: limits.maxDepth,
+    sequence: limits.maxArrayLength,
+    get RegexEngine() {
+      return handoff ?? regexEngineFor(newBudget(limits));
     },
-    "<sns?:s>",
+  };
+  const expr = jsonata(source, options as unknown as jsonata.JsonataOptions);
+  const bad = regexProblem(expr.ast());
+  if (bad) throw new ExpressionError(bad.message, "S0302", bad.position);
+  registerBoundedBuiltins(expr, limits);
+  (expr.assign as unknown as (name: symbol, value: unknown) => void)(
+    Symbol.for("jsonata.__evaluate_exit"),
+    afterStep,
   );
   return expr;
 }
@@ -76,7 +135,7 @@ export function checkExpressionSyntax(source: string): SyntaxResult {
   if (syntaxCache.has(source)) return syntaxCache.get(source);
   let result: SyntaxResult;
   try {
-    jsonata(source);
+    result = regexProblem(jsonata(source).ast());
   } catch (err) {
     const e = toExpressionError(err);
     result = { message: e.message, position: e.position ?? 0 };
@@ -88,16 +147,17 @@ export function checkExpressionSyntax(source: string): SyntaxResult {
 
 /** Creates the sandboxed evaluator handed to nodes as `ctx.expressions` and used by `resolveConfig`. */
 export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {}): ExpressionEvaluator {
-  const timeout = opts.timeoutMs ?? 1000;
-  const stack = opts.maxDepth ?? 500;
-  const cacheSize = opts.cacheSize ?? 500;
+  const { cacheSize = 500, ...given } = opts;
+  const limits: ExpressionLimits = { ...defaultExpressionLimits };
+  for (const [k, v] of Object.entries(given))
+    if (v !== undefined) (limits as unknown as Record<string, number>)[k] = v;
   const cache = new Map<string, { expr: jsonata.Expression; fast: FastExpression | undefined }>();
 
   function compiled(source: string) {
     let entry = cache.get(source);
     if (entry) return entry;
     try {
-      const expr = compile(source, { timeout, stack });
+      const expr = compile(source, limits);
       entry = { expr, fast: compileFast(expr.ast()) };
     } catch (err) {
       throw toExpressionError(err);
@@ -108,18 +168,23 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
   }
 
   return {
-    async evaluate(source, scope) {
+    async evaluate(source, rawScope) {
       const { expr, fast } = compiled(source);
-      if (fast && scope !== null && typeof scope === "object" && !Array.isArray(scope)) {
+      const scope = plainScope(rawScope);
+      if (fast) {
         const value = fast(scope);
         if (value !== FALLBACK) return toPlain(value);
       }
       let result: unknown;
       try {
+        handoff = regexEngineFor(newBudget(limits));
         // The scope is both the input document (`item.x`) and variables (`$item.x` inside predicates).
-        result = await expr.evaluate(scope, scope);
+        const pending = expr.evaluate(scope, scope);
+        handoff = undefined;
+        result = await pending;
       } catch (err) {
-        throw toExpressionError(err, timeout);
+        handoff = undefined;
+        throw toExpressionError(err, limits);
       }
       return toPlain(result);
     },
@@ -147,7 +212,10 @@ function toPlain(value: unknown, depth = 0): unknown {
     }
     return out ?? value;
   }
-  let out: Record<string, unknown> | undefined;
+  // `{"__proto__": x}` in an expression sets the built object's prototype: hand back own keys only.
+  const proto = Object.getPrototypeOf(value);
+  let out: Record<string, unknown> | undefined =
+    proto === Object.prototype || proto === null ? undefined : { ...(value as Record<string, unknown>) };
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     const p = toPlain(v, depth + 1);
@@ -165,14 +233,17 @@ export function expressionFailure(
   err: unknown,
   where: { nodeId?: string; field: string; offset: number; text: string },
 ): NodeError {
-  const e = err instanceof ExpressionError ? err : toExpressionError(err);
+  const e =
+    err instanceof ExpressionError || err instanceof ExpressionLimitError ? err : toExpressionError(err);
   const pos = e.position === undefined ? undefined : where.offset + e.position;
   const at = pos === undefined ? "" : ` at position ${pos}${lineSuffix(where.text, pos)}`;
   const node = where.nodeId ? `node "${where.nodeId}" ` : "";
-  return new NodeError("expression_failed", `${node}field "${where.field}"${at}: ${e.message}`, {
+  const code = e instanceof ExpressionLimitError ? "expression_limit" : "expression_failed";
+  return new NodeError(code, `${node}field "${where.field}"${at}: ${e.message}`, {
     nodeId: where.nodeId,
     field: where.field,
     cause: err,
+    retryable: false,
   });
 }
 
