@@ -2,6 +2,7 @@ import type { FlowRepo } from "@switchyard/db";
 import type { FlowNode, NodeRegistry, TriggerDefinition } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { FlowCache } from "../runs/flow-cache";
+import { CronConfigError } from "./cron/expression";
 import type { HookRegistry, WebhookConfig } from "./webhook/registry";
 
 export type TriggerKind = "webhook" | "email" | "cron" | "manual";
@@ -107,7 +108,11 @@ export function createTriggerManager(o: {
         kind = "cron";
         if (!o.adapters.cron) throw new ActivationError("the scheduler is not running in this process");
         const c = config as { expression: string; timezone?: string; overlap: "skip" | "queue" | "allow"; missed: "skip" | "run_once" };
-        await o.adapters.cron.bind({ ...base, expression: c.expression, timezone: c.timezone ?? compiled.flow.settings.timezone, overlap: c.overlap, missed: c.missed });
+        const timezone = c.timezone ?? compiled.flow.settings.timezone;
+        await o.adapters.cron.bind({ ...base, expression: c.expression, timezone, overlap: c.overlap, missed: c.missed }).catch((e: Error) => {
+          // The flow's own time zone is only checked here (the trigger config may leave it out): a 400.
+          throw e instanceof CronConfigError ? new ActivationError(`trigger ${node.id}: ${e.message}`) : e;
+        });
       }
       kindOf.set(flowId, kind);
       health.set(flowId, { flowId, nodeId: node.id, kind, status: "listening" });

@@ -200,3 +200,53 @@ describe("missed-run policy after a 3-day downtime", () => {
     expect(h.fired).toHaveLength(0);
   });
 });
+
+describe("run coordinator (node-cron's hook for several processes)", () => {
+  it("asks once per slot and admits only the slots this process is elected for", async () => {
+    const asked: Array<[string, number]> = [];
+    const completed: string[] = [];
+    const h = createHarness("2025-05-01T12:00:00Z", {
+      coordinator: {
+        shouldRun: async (key, ttlMs) => {
+          asked.push([key, ttlMs]);
+          return asked.length !== 2;
+        },
+        onComplete: (key) => void completed.push(key),
+      },
+    });
+    await h.scheduler.bind(binding({ expression: "* * * * *" }));
+    await h.clock.advance(3 * 60_000);
+    expect(asked).toEqual([
+      ["flow-1:cron:2025-05-01T12:01:00.000Z", 30_000],
+      ["flow-1:cron:2025-05-01T12:02:00.000Z", 30_000],
+      ["flow-1:cron:2025-05-01T12:03:00.000Z", 30_000],
+    ]);
+    expect(slots(h)).toEqual(["2025-05-01T12:01:00.000Z", "2025-05-01T12:03:00.000Z"]);
+    expect(completed).toEqual(["flow-1:cron:2025-05-01T12:01:00.000Z", "flow-1:cron:2025-05-01T12:03:00.000Z"]);
+    // The slot another process ran is recorded too, so a restart does not mistake it for downtime.
+    expect(h.store.writes).toEqual([
+      "2025-05-01T12:01:00.000Z",
+      "2025-05-01T12:02:00.000Z",
+      "2025-05-01T12:03:00.000Z",
+    ]);
+  });
+
+  it("runs nothing when the coordinator cannot answer, and says so in health", async () => {
+    const h = createHarness("2025-05-01T12:00:00Z", {
+      coordinator: {
+        shouldRun: async () => {
+          throw new Error("redis down");
+        },
+      },
+    });
+    await h.scheduler.bind(binding({ expression: "* * * * *" }));
+    await h.clock.advance(60_000);
+    expect(h.fired).toEqual([]);
+    expect(h.health.at(-1)).toEqual({
+      flowId: "flow-1",
+      status: "error",
+      lastError: "Run coordinator failed: redis down",
+    });
+    expect(h.logs.find((l) => l.msg === "cron run coordinator failed; slot skipped")).toBeDefined();
+  });
+});

@@ -1,3 +1,4 @@
+import type { RunCoordinator } from "node-cron";
 import pino from "pino";
 import type { CronBinding, CronFirePayload, CronHealth, CronStore } from "./binding";
 import { createFakeClock } from "./fake-clock";
@@ -33,7 +34,10 @@ export interface Fired {
 }
 
 /** A scheduler on a fake clock with a memory store, a capturing logger and scripted runs. */
-export function createHarness(start: string, opts: { initial?: Record<string, string> } = {}) {
+export function createHarness(
+  start: string,
+  opts: { initial?: Record<string, string>; coordinator?: RunCoordinator } = {},
+) {
   const clock = createFakeClock(start);
   const store = createMemoryStore(opts.initial);
   const logs: Array<{ level: number; msg: string; reason?: string }> = [];
@@ -57,6 +61,7 @@ export function createHarness(start: string, opts: { initial?: Record<string, st
     },
     isRunning: (flowId) => running.has(flowId),
     onHealth: (flowId, h) => void health.push({ flowId, ...h }),
+    coordinator: opts.coordinator,
   });
   return { clock, store, logs, fired, health, running, failures, scheduler };
 }
