@@ -54,7 +54,7 @@ describe("flow_memory_agent's max_result_chars in a flow run", () => {
       });
       expect(res.status).toBe(200);
       const expected = `${"😀".repeat(3985)}\n[...truncated]`;
-      expect((await res.json()).text).toBe(expected);
+      expect(((await res.json()) as { text: string }).text).toBe(expected);
 
       const run = await waitForRun(t.host, res.headers.get("x-switchyard-run-id")!);
       const step = run.steps.find((s) => s.nodeId === "context")!;
