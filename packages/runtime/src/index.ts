@@ -14,6 +14,7 @@ export { version } from "./version";
 export { llmSettingsSchema } from "./agents";
 export type { LlmSettings } from "./agents";
 export { CredentialError, credentialTypes } from "./secrets/vault";
+export { CronConfigError, describeSchedule } from "./triggers/cron";
 // The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
 export { assertCredentialHost } from "@switchyard/nodes";
 export type { CredentialType, Vault } from "./secrets/vault";

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useTRPC } from "@/trpc/client";
 import { ListenTest } from "./ListenTest";
+import { useEditor } from "./store";
 import type { EditorNode } from "./types";
 
 /** What a trigger listens on, shown above its form. Keyed by type: this is editor UI, not node definition. */
@@ -99,8 +100,11 @@ function CronInfo({ node }: { node: EditorNode }) {
   const trpc = useTRPC();
   const expression = str(node.config.expression).trim();
   const timezone = str(node.config.timezone) || undefined;
+  // A trigger without its own zone runs in the flow's: preview it there too.
+  const flowTimezone = useEditor((s) => s.doc.settings.timezone);
+  const zone = timezone || flowTimezone || "UTC";
   const described = useQuery(
-    trpc.catalogue.describeCron.queryOptions({ expression, timezone }, { enabled: expression.length > 0 && !expression.startsWith("="), retry: false }),
+    trpc.catalogue.describeCron.queryOptions({ expression, timezone, flowTimezone }, { enabled: expression.length > 0 && !expression.startsWith("="), retry: false }),
   );
   return (
     <Box title="Schedule">
@@ -111,10 +115,10 @@ function CronInfo({ node }: { node: EditorNode }) {
       ) : described.data ? (
         <div className="space-y-1.5">
           <p data-testid="cron-description" className="text-sm">{described.data.description}</p>
-          <div className="text-[11px] font-medium text-slate-600 dark:text-slate-400">Next runs ({timezone ?? "UTC"})</div>
+          <div className="text-[11px] font-medium text-slate-600 dark:text-slate-400">Next runs ({zone})</div>
           <ul data-testid="cron-next" className="space-y-0.5 font-mono text-xs">
             {described.data.next.map((t) => (
-              <li key={t}>{new Date(t).toLocaleString(undefined, { timeZone: timezone ?? "UTC", dateStyle: "medium", timeStyle: "short" })}</li>
+              <li key={t}>{new Date(t).toLocaleString(undefined, { timeZone: zone, dateStyle: "medium", timeStyle: "short" })}</li>
             ))}
           </ul>
         </div>

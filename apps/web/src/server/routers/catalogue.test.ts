@@ -10,6 +10,11 @@ afterEach(async () => {
 });
 
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
+/** An instant as weekday and wall time in Berlin, e.g. "Mon 09:00". */
+const berlin = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    .format(new Date(iso))
+    .replace(",", "");
 const badUrlFlow = {
   nodes: [
     { id: "t", type: "trigger.manual", typeVersion: 1, name: "Start", config: {}, position: { x: 0, y: 0 }, onError: "stop" },
@@ -28,11 +33,35 @@ describe("catalogue router", () => {
     expect(list.find((e) => e.type === "trigger.webhook")).toMatchObject({ kind: "trigger", inputs: [] });
   });
 
-  it("describes a cron expression with its next five fire times, and refuses a bad one with 400", async () => {
+  it("describes a schedule with its next five fire times in the trigger's time zone, and refuses a bad one with 400", async () => {
+    // The clock is real here: the weekday and the hour in the zone are what is fixed.
     const d = await t.caller.catalogue.describeCron({ expression: "0 9 * * 1-5", timezone: "Europe/Berlin" });
-    expect(d.description).toContain("09:00");
+    expect(d.description).toBe("At 09:00, Monday through Friday (Europe/Berlin)");
     expect(d.next).toHaveLength(5);
-    await expect(t.caller.catalogue.describeCron({ expression: "61 * * * *" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    for (const at of d.next) expect(berlin(at)).toMatch(/^(Mon|Tue|Wed|Thu|Fri) 09:00$/);
+    await expect(t.caller.catalogue.describeCron({ expression: "61 * * * *" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: 'Cron expression "61 * * * *" has an invalid minute "61" (expected 0-59)',
+    });
+    await expect(
+      t.caller.catalogue.describeCron({ expression: "0 9 * * *", timezone: "Mars/Base" }),
+    ).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: 'Unknown time zone "Mars/Base"; use an IANA name such as "Europe/Berlin" or "UTC"',
+    });
+  });
+
+  it("previews a trigger without its own time zone in the flow's, as the scheduler runs it", async () => {
+    const d = await t.caller.catalogue.describeCron({ expression: "0 9 * * *", flowTimezone: "Europe/Berlin" });
+    expect(d.description).toBe("At 09:00 (Europe/Berlin)");
+    for (const at of d.next) expect(berlin(at)).toMatch(/ 09:00$/);
+    const own = await t.caller.catalogue.describeCron({
+      expression: "0 9 * * *",
+      timezone: "UTC",
+      flowTimezone: "Europe/Berlin",
+    });
+    expect(own.description).toBe("At 09:00 (UTC)");
+    for (const at of own.next) expect(at).toMatch(/T09:00:00\.000Z$/);
   });
 });
 

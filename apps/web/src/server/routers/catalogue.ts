@@ -1,6 +1,7 @@
 import { getSharedPackage } from "@switchyard/runtime/host-registry";
 import { z } from "zod";
 import { router, TRPCError, viewerProcedure } from "../trpc";
+import { loadRuntime } from "./runtime-module";
 
 type NodesPackage = typeof import("@switchyard/nodes");
 
@@ -26,16 +27,25 @@ export const catalogueRouter = router({
     return cached;
   }),
 
-  /** Human description and next fire times of a cron expression, for the schedule trigger's preview. */
+  /**
+   * Human description and next fire times of a schedule, for the cron trigger's preview: the same
+   * computation the scheduler runs, in the zone it runs in (the trigger's own, else the flow's).
+   */
   describeCron: viewerProcedure
-    .input(z.object({ expression: z.string().min(1).max(200), timezone: z.string().max(100).optional() }))
+    .input(
+      z.object({
+        expression: z.string().min(1).max(200),
+        timezone: z.string().max(100).optional(),
+        flowTimezone: z.string().max(100).optional(),
+      }),
+    )
     .query(async ({ input }) => {
-      const { describeCron } = await loadNodes();
+      const { CronConfigError, describeSchedule } = await loadRuntime();
       try {
-        return describeCron(input.expression, input.timezone);
+        return describeSchedule(input.expression, input.timezone || input.flowTimezone || "UTC");
       } catch (err) {
-        // Only the user's expression can be wrong here (a pure function of it): always a 400.
-        throw new TRPCError({ code: "BAD_REQUEST", message: (err as Error).message, cause: err });
+        if (!(err instanceof CronConfigError)) throw err;
+        throw new TRPCError({ code: "BAD_REQUEST", message: err.message, cause: err });
       }
     }),
 });

@@ -20,7 +20,12 @@ export function describeSchedule(
   from: Date = new Date(),
 ): ScheduleDescription {
   const schedule = compileSchedule(expression, timezone);
-  const text = cronstrue.toString(schedule.expression, { use24HourTimeFormat: true });
+  let text = schedule.expression;
+  try {
+    text = cronstrue.toString(schedule.expression, { use24HourTimeFormat: true });
+  } catch {
+    // cronstrue only words the schedule; node-cron decides validity, so the raw expression will do.
+  }
   return {
     description: `${text} (${timezone})`,
     next: nextFires(schedule, from.getTime(), count).map((ms) => new Date(ms).toISOString()),
