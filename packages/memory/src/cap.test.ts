@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { capChars, capUserFile, charLength, firstChars, TRUNCATION_MARKER } from "./cap";
+import {
+  capChars,
+  capUserFile,
+  charLength,
+  firstChars,
+  firstUtf8Bytes,
+  TRUNCATION_MARKER,
+  utf8Length,
+} from "./cap";
 
 // No lone surrogates (String#isWellFormed is ES2024, beyond our lib target).
 const wellFormed = (s: string) =>
@@ -75,6 +83,28 @@ describe("capChars", () => {
   it("rejects a negative or fractional limit", () => {
     expect(() => capChars("x", -1)).toThrow(new RangeError("max must be a non-negative integer, got -1"));
     expect(() => capChars("x", 1.5)).toThrow(new RangeError("max must be a non-negative integer, got 1.5"));
+  });
+});
+
+describe("capChars in UTF-8 bytes", () => {
+  it("fits text and marker in N bytes without splitting a multi-byte character", () => {
+    const r = capChars("€".repeat(20), 25, { unit: "utf8" }); // 60 bytes; 10 left beside the marker
+    expect(r).toEqual({ text: "€€€\n[...truncated]", truncated: true, originalLength: 60 });
+    expect(utf8Length(r.text)).toBe(24);
+    expect(capChars("€€", 6, { unit: "utf8" }).text).toBe("€€");
+  });
+
+  it("takes its marker from the caller and keeps the start alone when the marker does not fit", () => {
+    expect(capChars("x".repeat(40), 20, { unit: "utf8", marker: "\n…(truncated)" }).text).toBe(
+      "xxxxx\n…(truncated)", // the marker is 15 bytes
+    );
+    expect(capChars("😀😀😀", 9, { unit: "utf8" }).text).toBe("😀😀");
+  });
+
+  it("measures UTF-8 and cuts on code points", () => {
+    expect(utf8Length("a€😀")).toBe(8);
+    expect(firstUtf8Bytes("a€😀", 7)).toBe("a€");
+    expect(firstUtf8Bytes("a€😀", 0)).toBe("");
   });
 });
 

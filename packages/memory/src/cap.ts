@@ -16,7 +16,7 @@ export const USER_FILE_MAX_CHARS = 2000;
 export interface CapResult {
   text: string;
   truncated: boolean;
-  /** Length of the input in characters (code points), for the trace. */
+  /** Length of the input in the cap's unit (characters unless asked for bytes), for the trace. */
   originalLength: number;
 }
 
@@ -28,6 +28,8 @@ export interface CapOptions {
    * `content`: keep `max` characters, then the marker — for user files, whose note names the cut point.
    */
   budget?: "total" | "content";
+  /** What `max` counts: characters (code points, default), or UTF-8 bytes for prompt parts bounded in bytes. */
+  unit?: "chars" | "utf8";
 }
 
 /** Index (UTF-16 units) just after the first `max` code points; `text.length` when it has fewer. */
@@ -56,23 +58,48 @@ export function firstChars(text: string, max: number): string {
   return text.slice(0, endOfChars(text, Math.max(0, max)));
 }
 
+const encoder = new TextEncoder();
+
+/** Size of `text` in UTF-8 bytes. */
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** Longest prefix of `text` whose UTF-8 encoding fits `maxBytes`, never splitting a code point. */
+export function firstUtf8Bytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += ch.length;
+  }
+  return text.slice(0, end);
+}
+
+const UNITS = {
+  chars: { length: charLength, prefix: firstChars },
+  utf8: { length: utf8Length, prefix: firstUtf8Bytes },
+} as const;
+
 /**
- * Caps `text` at `max` characters (code points). When it is longer, it keeps as many leading
- * characters as fit beside the marker, so the result is never longer than `max`, marker included.
- * A `max` smaller than the marker keeps the first `max` characters without it (the cap is the promise).
+ * Caps `text` at `max` characters (code points; UTF-8 bytes with `unit: "utf8"`). When it is longer, it
+ * keeps as much of the start as fits beside the marker, so the result is never longer than `max`, marker
+ * included. A `max` smaller than the marker keeps the start without it (the cap is the promise).
  */
 export function capChars(text: string, max: number, options: CapOptions = {}): CapResult {
   if (!Number.isInteger(max) || max < 0)
     throw new RangeError(`max must be a non-negative integer, got ${max}`);
+  const unit = UNITS[options.unit ?? "chars"];
   const marker = options.marker ?? TRUNCATION_MARKER;
-  // UTF-16 length bounds the code point count from above: most texts skip the count.
-  if (text.length <= max) return { text, truncated: false, originalLength: charLength(text) };
-  const originalLength = charLength(text);
+  const originalLength = unit.length(text);
   if (originalLength <= max) return { text, truncated: false, originalLength };
   if (options.budget === "content")
-    return { text: firstChars(text, max) + marker, truncated: true, originalLength };
-  const room = max - charLength(marker);
-  const capped = room < 0 ? firstChars(text, max) : firstChars(text, room) + marker;
+    return { text: unit.prefix(text, max) + marker, truncated: true, originalLength };
+  const room = max - unit.length(marker);
+  const capped = room < 0 ? unit.prefix(text, max) : unit.prefix(text, room) + marker;
   return { text: capped, truncated: true, originalLength };
 }
 

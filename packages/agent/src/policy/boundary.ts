@@ -1,27 +1,8 @@
 /** The `## Tool Policy Boundary` prompt section of spec/POLICY.md, bounded in UTF-8 bytes. */
+import { capChars, utf8Length } from "@switchyard/memory/cap";
 import type { ToolPolicySession } from "./session";
 
-const TRUNCATION_MARK = "\n[...truncated]";
-const encoder = new TextEncoder();
-
-export function utf8Length(text: string): number {
-  return encoder.encode(text).length;
-}
-
-/** Longest prefix of `text` whose UTF-8 encoding fits `maxBytes`, never splitting a code point. */
-export function cutToUtf8Bytes(text: string, maxBytes: number): string {
-  if (maxBytes <= 0) return "";
-  let bytes = 0;
-  let end = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += ch.length;
-  }
-  return text.slice(0, end);
-}
+export { utf8Length };
 
 export function renderToolPolicyBoundary(session: ToolPolicySession, maxBytes: number): string {
   if (!session.hasRestrictions() || maxBytes <= 0) return "";
@@ -45,9 +26,5 @@ export function renderToolPolicyBoundary(session: ToolPolicySession, maxBytes: n
     lines.push(`- Allowed tools: ${[...session.allowedToolNames].join(", ")}`);
   const restricted = session.restrictedToolCount();
   if (restricted > 0) lines.push(`- Restricted tools: ${restricted} omitted by policy`);
-  const full = `${lines.join("\n")}\n`;
-  if (utf8Length(full) <= maxBytes) return full;
-  const markBytes = utf8Length(TRUNCATION_MARK);
-  if (markBytes > maxBytes) return cutToUtf8Bytes(full, maxBytes);
-  return cutToUtf8Bytes(full, maxBytes - markBytes) + TRUNCATION_MARK;
+  return capChars(`${lines.join("\n")}\n`, maxBytes, { unit: "utf8" }).text;
 }

@@ -2,7 +2,7 @@
  * The user-role run message of an agent node (spec/AGENTS.md §2): input-context block → JSON
  * instruction → prompt, joined by a blank line. The input context is untrusted data, fenced.
  */
-import { cutToUtf8Bytes, utf8Length } from "../policy/boundary";
+import { capChars } from "@switchyard/memory/cap";
 
 export const INPUT_CONTEXT_MAX_BYTES = 50_000;
 export const INPUT_TRUNCATION_MARK = "\n…(truncated)";
@@ -34,10 +34,7 @@ export function buildRunMessage(input: RunMessageInput): string {
 }
 
 export function renderInputContext(data: unknown, maxBytes: number): string {
-  let body = stringify(data);
-  if (utf8Length(body) > maxBytes) {
-    body = cutToUtf8Bytes(body, maxBytes - utf8Length(INPUT_TRUNCATION_MARK)) + INPUT_TRUNCATION_MARK;
-  }
+  const body = capChars(stringify(data), maxBytes, { unit: "utf8", marker: INPUT_TRUNCATION_MARK }).text;
   const fence = fenceFor(body);
   return [
     "Here is the data from the previous step:",
