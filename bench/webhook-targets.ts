@@ -91,16 +91,28 @@ export async function startDurableFloor(dbFile: string, flowId: string): Promise
   return { name: "durable floor", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
-export async function startSwitchyard(dataDir: string, nodeArgs: string[] = []): Promise<Target> {
+export async function startSwitchyard(dataDir: string, nodeArgs: string[] = [], checkout = root, name = "Switchyard"): Promise<Target> {
   // Measured as deployed: the precompiled runtime (the worker says which code it runs).
-  execFileSync(process.execPath, [path.join(root, "packages/runtime/scripts/build-dist.mjs")], { stdio: "inherit" });
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "packages/runtime/bin/switchyard.mjs"), "worker"], {
+  execFileSync(process.execPath, [path.join(checkout, "packages/runtime/scripts/build-dist.mjs")], { stdio: "inherit" });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), "worker"], {
     env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const m = await waitForLine(child, /listening on [\d.]+:(\d+) \(([^)]+)\)/, "switchyard worker");
   if (m[2] !== "precompiled") throw new Error(`the worker runs ${m[2]}, not the precompiled runtime`);
-  return { name: "Switchyard", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+  return { name, url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+}
+
+/**
+ * A checkout of another commit in bench/.cache (a git worktree), installed like a fresh clone, so a change's
+ * cost is measured against its parent inside one interleaved run rather than across noisy minutes.
+ */
+export function baselineCheckout(ref: string): { dir: string; sha: string } {
+  const sha = execFileSync("git", ["rev-parse", "--short", `${ref}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
+  const dir = path.join(root, "bench/.cache", `baseline-${sha}`);
+  if (!existsSync(dir)) execFileSync("git", ["worktree", "add", "--detach", dir, sha], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(dir, "scripts/bootstrap.mjs")], { cwd: dir, stdio: "inherit" });
+  return { dir, sha };
 }
 
 const NODE_RED_VERSION = "4.1.15";

@@ -3,24 +3,27 @@
  * commits the run and its step rows before answering: what durability alone costs), and Node-RED with
  * --node-red.
  *
- *   npx tsx bench/webhook.ts [--node-red] [--seconds 20] [--rounds 3] [--warmup 5]
+ *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--seconds 20] [--rounds 3] [--warmup 5]
+ *
+ * --baseline REF also runs Switchyard as of git REF (e.g. the commit before a change), interleaved with the rest.
  *
  * W2: webhook (sync) → data.set {ok: true, n: n + 1} → webhook.respond.  W1: webhook → respond.
  * Targets are interleaved round by round; every 2xx Switchyard answered must have a persisted run with its
  * steps afterwards (checked at the end).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { openRawDatabase } from "../packages/db/src/index";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { rssMb, startDurableFloor, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
+import { baselineCheckout, rssMb, startDurableFloor, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
     "node-red": { type: "boolean", default: false },
+    baseline: { type: "string" },
     seconds: { type: "string", default: "20" },
     rounds: { type: "string", default: "3" },
     warmup: { type: "string", default: "5" },
@@ -85,10 +88,17 @@ const floorDb = path.join(work, "floor", "floor.db");
   await host.close();
 }
 
+const baseline = values.baseline ? baselineCheckout(values.baseline) : undefined;
+// The baseline serves its own copy of the same flows (the data dir is copied before any target starts).
+const baselineDir = path.join(work, "baseline");
+if (baseline) cpSync(dataDir, baselineDir, { recursive: true });
+
 const targets: { t: Target; paths: Record<string, string> }[] = [];
 targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" } });
 targets.push({ t: await startDurableFloor(path.join(path.dirname(floorDb), "switchyard.db"), floorFlowId), paths: { W2: "/", W1: "/" } });
 targets.push({ t: await startSwitchyard(dataDir), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
+if (baseline)
+  targets.push({ t: await startSwitchyard(baselineDir, [], baseline.dir, `Switchyard @${baseline.sha}`), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
 if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" } });
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`);
@@ -128,6 +138,12 @@ for (const flow of ["W2", "W1"]) {
   console.log(`${flow} c=20: durable floor/raw = ${(rps(flow, 20, "durable floor") / rps(flow, 20, "raw node:http")).toFixed(2)}, Switchyard/durable floor = ${(sy / rps(flow, 20, "durable floor")).toFixed(2)}`);
   const nr = targets.find((x) => x.t.name.startsWith("Node-RED"));
   if (nr) console.log(`${flow} c=20: Switchyard/Node-RED = ${(sy / rps(flow, 20, nr.t.name)).toFixed(2)}`);
+  if (baseline) {
+    for (const c of [20, 1]) {
+      const base = rps(flow, c, `Switchyard @${baseline.sha}`);
+      console.log(`${flow} c=${c}: Switchyard/Switchyard @${baseline.sha} = ${(rps(flow, c, "Switchyard") / base).toFixed(3)}`);
+    }
+  }
 }
 
 for (const { t } of targets) await t.stop();
