@@ -1,4 +1,5 @@
 import { cronPayload } from "@switchyard/nodes";
+import cron from "node-cron";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMEOUT_MS } from "./clock";
 import { WARN, binding, createHarness } from "./test-harness";
@@ -248,5 +249,19 @@ describe("run coordinator (node-cron's hook for several processes)", () => {
       lastError: "Run coordinator failed: redis down",
     });
     expect(h.logs.find((l) => l.msg === "cron run coordinator failed; slot skipped")).toBeDefined();
+  });
+});
+
+describe("node-cron's own log lines", () => {
+  it("go to the scheduler's logger, not the console", async () => {
+    const h = createHarness("2025-05-01T12:00:00Z");
+    const task = cron.createTask("* * * * *", () => {
+      throw new Error("boom");
+    });
+    await expect(task.execute()).rejects.toThrow("boom");
+    await task.destroy();
+    expect(h.logs.filter((l) => (l as { source?: string }).source === "node-cron")).toEqual([
+      expect.objectContaining({ level: 50, msg: "boom" }),
+    ]);
   });
 });

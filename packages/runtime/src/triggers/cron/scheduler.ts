@@ -80,8 +80,8 @@ export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
   cron.setLogger({
     info: (msg) => o.log.info({ source: "node-cron" }, msg),
     warn: (msg) => o.log.warn({ source: "node-cron" }, msg),
-    error: (msg, err) => o.log.error({ source: "node-cron", err: err ?? msg }, String(msg)),
-    debug: (msg, err) => o.log.debug({ source: "node-cron", err }, String(msg)),
+    error: (msg, err) => o.log.error({ source: "node-cron", err: err ?? msg }, message(msg)),
+    debug: (msg, err) => o.log.debug({ source: "node-cron", err: err ?? msg }, message(msg)),
   });
   const entries = new Map<string, Entry>();
   /** Per trigger: the newest bind() call, so a slower earlier bind never installs over it. */
