@@ -48,7 +48,8 @@ export function cronProblem(expression: string, timezone?: string): CronProblem 
         return `has ${fields} field${fields === 1 ? "" : "s"}; ${FIELD_HELP}`;
       }
       if (e.field === "expression") return "contains characters a cron expression cannot have";
-      if (/impossible/.test(e.message)) return `never fires: day of month "${e.value}" is not in any of its months`;
+      if (/impossible/.test(e.message))
+        return `never fires: day of month "${e.value}" is not in any of its months`;
       const [name, expected] = FIELD_RANGE[e.field] ?? [e.field, "a valid value"];
       return `has an invalid ${name} "${e.value}" (expected ${expected})`;
     });

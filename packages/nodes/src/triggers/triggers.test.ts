@@ -23,7 +23,9 @@ describe("trigger.cron", () => {
     );
     expect(
       issues(() => parseConfig(cronTrigger.config, { expression: "* * * * *", timezone: "Mars/Base" })),
-    ).toBe('config.timezone: Unknown time zone "Mars/Base"; use an IANA name such as "Europe/Berlin" or "UTC"');
+    ).toBe(
+      'config.timezone: Unknown time zone "Mars/Base"; use an IANA name such as "Europe/Berlin" or "UTC"',
+    );
   });
 
   it("accepts what node-cron accepts, with the same check the scheduler runs at activation", () => {
@@ -96,7 +98,10 @@ describe("trigger.webhook", () => {
   });
 
   it("refuses a replay tolerance it could not enforce: on GitHub signatures, and on a custom HMAC without a timestamp header", () => {
-    const hmac = (auth: object) => issues(() => parseConfig(webhookTrigger.config, { path: "x", auth: { type: "hmac", credentialId: "c", ...auth } }));
+    const hmac = (auth: object) =>
+      issues(() =>
+        parseConfig(webhookTrigger.config, { path: "x", auth: { type: "hmac", credentialId: "c", ...auth } }),
+      );
     expect(hmac({ preset: "github", toleranceSec: 300 })).toBe(
       "config.auth.toleranceSec: GitHub signs only the body (no timestamp), so no replay window can be enforced; remove toleranceSec",
     );
@@ -108,7 +113,14 @@ describe("trigger.webhook", () => {
     );
     const ok = parseConfig(webhookTrigger.config, {
       path: "x",
-      auth: { type: "hmac", credentialId: "c", preset: "custom", header: "X-Sig", timestampHeader: "X-Ts", toleranceSec: 60 },
+      auth: {
+        type: "hmac",
+        credentialId: "c",
+        preset: "custom",
+        header: "X-Sig",
+        timestampHeader: "X-Ts",
+        toleranceSec: 60,
+      },
     });
     expect(ok.auth).toMatchObject({ timestampHeader: "X-Ts", toleranceSec: 60 });
   });

@@ -36,16 +36,24 @@ describe("compileSchedule", () => {
     expect(problem("")).toBe("Cron expression is empty");
     expect(problem("0 9 * *")).toBe(`Cron expression "0 9 * *" has 4 fields; ${FIELDS}`);
     expect(problem("0 0 9 * * * 2025")).toBe(`Cron expression "0 0 9 * * * 2025" has 7 fields; ${FIELDS}`);
-    expect(problem("61 * * * *")).toBe('Cron expression "61 * * * *" has an invalid minute "61" (expected 0-59)');
-    expect(problem("0 25 * * *")).toBe('Cron expression "0 25 * * *" has an invalid hour "25" (expected 0-23)');
+    expect(problem("61 * * * *")).toBe(
+      'Cron expression "61 * * * *" has an invalid minute "61" (expected 0-59)',
+    );
+    expect(problem("0 25 * * *")).toBe(
+      'Cron expression "0 25 * * *" has an invalid hour "25" (expected 0-23)',
+    );
     expect(problem("0 0 30 2 *")).toBe(
       'Cron expression "0 0 30 2 *" never fires: day of month "30" is not in any of its months',
     );
-    expect(problem("H * * * *")).toBe('Cron expression "H * * * *" has an invalid minute "H" (expected 0-59)');
+    expect(problem("H * * * *")).toBe(
+      'Cron expression "H * * * *" has an invalid minute "H" (expected 0-59)',
+    );
     expect(problem("0 9 * 13 8")).toBe(
       'Cron expression "0 9 * 13 8" has an invalid month "13" (expected 1-12 or JAN-DEC); has an invalid day of week "8" (expected 0-7 or SUN-SAT, n#k or nL)',
     );
-    expect(problem("0 9 * * ;")).toBe('Cron expression "0 9 * * ;" contains characters a cron expression cannot have');
+    expect(problem("0 9 * * ;")).toBe(
+      'Cron expression "0 9 * * ;" contains characters a cron expression cannot have',
+    );
   });
 
   it("refuses an unknown time zone with a message naming it", () => {
@@ -93,10 +101,9 @@ describe("describeSchedule", () => {
   });
 
   it("lists the same fire times the scheduler uses, DST gap included", () => {
-    expect(describeSchedule("30 2 * * *", "Europe/Berlin", 2, new Date("2025-03-29T12:00:00Z")).next).toEqual([
-      "2025-03-30T01:00:00.000Z",
-      "2025-03-31T00:30:00.000Z",
-    ]);
+    expect(describeSchedule("30 2 * * *", "Europe/Berlin", 2, new Date("2025-03-29T12:00:00Z")).next).toEqual(
+      ["2025-03-30T01:00:00.000Z", "2025-03-31T00:30:00.000Z"],
+    );
   });
 
   it("throws a CronConfigError naming the bad field", () => {

@@ -223,7 +223,10 @@ describe("run coordinator (node-cron's hook for several processes)", () => {
       ["flow-1:cron:2025-05-01T12:03:00.000Z", 30_000],
     ]);
     expect(slots(h)).toEqual(["2025-05-01T12:01:00.000Z", "2025-05-01T12:03:00.000Z"]);
-    expect(completed).toEqual(["flow-1:cron:2025-05-01T12:01:00.000Z", "flow-1:cron:2025-05-01T12:03:00.000Z"]);
+    expect(completed).toEqual([
+      "flow-1:cron:2025-05-01T12:01:00.000Z",
+      "flow-1:cron:2025-05-01T12:03:00.000Z",
+    ]);
     // The slot another process ran is recorded too, so a restart does not mistake it for downtime.
     expect(h.store.writes).toEqual([
       "2025-05-01T12:01:00.000Z",

@@ -26,7 +26,12 @@ async function runDigest(start: string, until: string, lastFire?: string) {
       const result = await runFlow({
         flow,
         registry,
-        run: { id: `run-${outputs.length + 1}`, flowId: b.flowId, startedAt: payload.firedAt, channel: "cron" },
+        run: {
+          id: `run-${outputs.length + 1}`,
+          flowId: b.flowId,
+          startedAt: payload.firedAt,
+          channel: "cron",
+        },
         trigger: payload,
       });
       expect(result.status).toBe("succeeded");
