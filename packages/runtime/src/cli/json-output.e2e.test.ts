@@ -62,6 +62,10 @@ describe("--json output on stdout", () => {
     const [detail] = jsonOnly(imported);
     expect(detail.flow.name).toBe("Order triage");
 
+    const listed = await cli(["flow", "list", "--json"]);
+    expect(listed.stderr).toContain('"msg":"agents loaded"');
+    expect(jsonOnly(listed).flows).toHaveLength(2);
+
     // The documented pipe, exactly: a shell runs the real bin into python3 -m json.tool.
     const piped = await run("bash", [
       "-o",
