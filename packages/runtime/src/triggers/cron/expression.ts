@@ -5,7 +5,7 @@
  * with our DST rules happens in next-fire.ts.
  */
 import { cronProblem } from "@switchyard/nodes";
-import cron from "node-cron";
+import cron, { type ScheduledTask } from "node-cron";
 
 /** A user's cron configuration mistake: bad expression or unknown time zone. Not retryable. */
 export class CronConfigError extends Error {
@@ -50,14 +50,8 @@ export function compileSchedule(expression: string, timezone: string): CompiledS
   const [s0 = 0, m0 = 0, h0 = 0] = [seconds[0], minutes[0], hours[0]];
 
   /** Whether node-cron matches this calendar day (at a time of day that matches by construction). */
-  const dayMatches = (day: number) => {
-    const task = cron.createTask(trimmed, () => undefined, { timezone: "UTC" });
-    try {
-      return task.match(new Date(day + h0 * 3_600_000 + m0 * 60_000 + s0 * 1000));
-    } finally {
-      void task.destroy();
-    }
-  };
+  const dayMatches = (task: ScheduledTask, day: number) =>
+    task.match(new Date(day + h0 * 3_600_000 + m0 * 60_000 + s0 * 1000));
 
   /** The first (hour, minute, second) of a day at or after `from` seconds into it, in seconds. */
   const firstTimeOfDay = (from: number): number | undefined => {
@@ -79,12 +73,18 @@ export function compileSchedule(expression: string, timezone: string): CompiledS
       const start = Math.ceil(wall / 1000) * 1000;
       let day = Math.floor(start / DAY_MS) * DAY_MS;
       let from = (start - day) / 1000;
-      for (let i = 0; i < MAX_DAYS; i++, day += DAY_MS, from = 0) {
-        if (!months.has(new Date(day).getUTCMonth() + 1) || !dayMatches(day)) continue;
-        const second = firstTimeOfDay(from);
-        if (second !== undefined) return day + second * 1000;
+      // A never-started task has no timer; it only answers match(). Destroyed so the registry stays empty.
+      const task = cron.createTask(trimmed, () => undefined, { timezone: "UTC" });
+      try {
+        for (let i = 0; i < MAX_DAYS; i++, day += DAY_MS, from = 0) {
+          if (!months.has(new Date(day).getUTCMonth() + 1) || !dayMatches(task, day)) continue;
+          const second = firstTimeOfDay(from);
+          if (second !== undefined) return day + second * 1000;
+        }
+        return undefined;
+      } finally {
+        void task.destroy();
       }
-      return undefined;
     },
   };
 }

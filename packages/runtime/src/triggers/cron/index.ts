@@ -12,5 +12,5 @@ export {
   type CronScheduler,
   type CronSchedulerOptions,
   createCronScheduler,
-  localRunCoordinator,
 } from "./scheduler";
+export { localRunCoordinator } from "./node-cron-hooks";

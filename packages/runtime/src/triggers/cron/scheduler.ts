@@ -1,4 +1,4 @@
-import cron, { type RunCoordinator } from "node-cron";
+import type { RunCoordinator } from "node-cron";
 import type { Logger } from "../../logger";
 import {
   type CronBinding,
@@ -10,6 +10,7 @@ import {
 import { type Clock, MAX_TIMEOUT_MS, realClock } from "./clock";
 import { type CompiledSchedule, compileSchedule } from "./expression";
 import { latestFireAtOrBefore, nextFire } from "./next-fire";
+import { COORDINATOR_TTL_MS, localRunCoordinator, routeNodeCronLogs } from "./node-cron-hooks";
 
 export interface CronSchedulerOptions {
   clock?: Clock;
@@ -27,12 +28,6 @@ export interface CronSchedulerOptions {
    */
   coordinator?: RunCoordinator;
 }
-
-/** One process owns every slot; a shared coordinator (Redis, the database) plugs in for scale-out. */
-export const localRunCoordinator: RunCoordinator = { shouldRun: () => true };
-
-/** node-cron's default lease for an elected slot. */
-const COORDINATOR_TTL_MS = 30_000;
 
 export interface CronScheduler {
   /** Starts (or replaces) one trigger's schedule; applies the missed-run policy. Rejects on bad config. */
@@ -76,13 +71,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 export function createCronScheduler(o: CronSchedulerOptions): CronScheduler {
   const clock = o.clock ?? realClock;
   const coordinator = o.coordinator ?? localRunCoordinator;
-  // node-cron logs through console by default; anything it says goes to our logger instead.
-  cron.setLogger({
-    info: (msg) => o.log.info({ source: "node-cron" }, msg),
-    warn: (msg) => o.log.warn({ source: "node-cron" }, msg),
-    error: (msg, err) => o.log.error({ source: "node-cron", err: err ?? msg }, message(msg)),
-    debug: (msg, err) => o.log.debug({ source: "node-cron", err: err ?? msg }, message(msg)),
-  });
+  routeNodeCronLogs(o.log);
   const entries = new Map<string, Entry>();
   /** Per trigger: the newest bind() call, so a slower earlier bind never installs over it. */
   const bindGeneration = new Map<string, number>();
