@@ -72,6 +72,8 @@ describe("compileSchedule", () => {
     expect(wall("0 9 15W * *", "2025-06-01T00:00:00Z")).toBe("2025-06-16T09:00:00.000Z");
     expect(wall("0 9 * * 1#2", "2025-06-01T00:00:00Z")).toBe("2025-06-09T09:00:00.000Z");
     expect(wall("30 8 * * *", "2025-06-01T08:30:00Z")).toBe("2025-06-01T08:30:00.000Z");
+    // node-cron ANDs day of month and day of week (classic cron ORs them): Friday the 13th.
+    expect(wall("0 9 13 * 5", "2025-01-01T00:00:00Z")).toBe("2025-06-13T09:00:00.000Z");
   });
 });
 
