@@ -72,8 +72,18 @@ describe("compileSchedule", () => {
     expect(wall("0 9 15W * *", "2025-06-01T00:00:00Z")).toBe("2025-06-16T09:00:00.000Z");
     expect(wall("0 9 * * 1#2", "2025-06-01T00:00:00Z")).toBe("2025-06-09T09:00:00.000Z");
     expect(wall("30 8 * * *", "2025-06-01T08:30:00Z")).toBe("2025-06-01T08:30:00.000Z");
-    // node-cron ANDs day of month and day of week (classic cron ORs them): Friday the 13th.
-    expect(wall("0 9 13 * 5", "2025-01-01T00:00:00Z")).toBe("2025-06-13T09:00:00.000Z");
+  });
+
+  it("fires on either day when both day of month and day of week are set, as classic cron does", () => {
+    const wall = (e: string, from: string) =>
+      new Date(compileSchedule(e, "UTC").wallAtOrAfter(Date.parse(from)) ?? 0).toISOString();
+    // 2025-01-01 is a Wednesday: the Friday comes first, then Monday the 13th.
+    expect(wall("0 9 13 * 5", "2025-01-01T00:00:00Z")).toBe("2025-01-03T09:00:00.000Z");
+    expect(wall("0 9 13 * 5", "2025-01-11T00:00:00Z")).toBe("2025-01-13T09:00:00.000Z");
+    expect(wall("0 9 L * 1#2", "2025-06-10T00:00:00Z")).toBe("2025-06-30T09:00:00.000Z");
+    // One restricted day field is not a choice: only Fridays, only the 13th.
+    expect(wall("0 9 * * 5", "2025-01-04T00:00:00Z")).toBe("2025-01-10T09:00:00.000Z");
+    expect(wall("0 9 13 * *", "2025-01-14T00:00:00Z")).toBe("2025-02-13T09:00:00.000Z");
   });
 });
 

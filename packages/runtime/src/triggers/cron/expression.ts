@@ -1,8 +1,10 @@
 /**
  * A validated schedule whose wall-clock matching is node-cron's: its parsed fields give the seconds,
- * minutes, hours and months, and a never-started node-cron task (read in UTC) decides which days
- * match, so L, W, # and names mean exactly what node-cron means. Turning wall times into instants
- * with our DST rules happens in next-fire.ts.
+ * minutes, hours and months, and never-started node-cron tasks (read in UTC) decide which days
+ * match, so L, W, # and names mean exactly what node-cron means. One exception, on purpose: when both
+ * day of month and day of week are restricted, a day matching either fires, as in classic (Vixie) cron,
+ * crontab(5), n8n and cron-parser; node-cron alone would demand both (`0 9 13 * 5` = Friday the 13th).
+ * Turning wall times into instants with our DST rules happens in next-fire.ts.
  */
 import { cronProblem } from "@switchyard/nodes";
 import cron, { type ScheduledTask } from "node-cron";
@@ -49,9 +51,10 @@ export function compileSchedule(expression: string, timezone: string): CompiledS
   const months = new Set(fields.month);
   const [s0 = 0, m0 = 0, h0 = 0] = [seconds[0], minutes[0], hours[0]];
 
-  /** Whether node-cron matches this calendar day (at a time of day that matches by construction). */
-  const dayMatches = (task: ScheduledTask, day: number) =>
-    task.match(new Date(day + h0 * 3_600_000 + m0 * 60_000 + s0 * 1000));
+  /** Whether one of the day tasks matches this calendar day (at a time of day that matches by construction). */
+  const dayMatches = (tasks: ScheduledTask[], day: number) =>
+    tasks.some((task) => task.match(new Date(day + h0 * 3_600_000 + m0 * 60_000 + s0 * 1000)));
+  const dayExpressions = eitherDayFields(trimmed);
 
   /** The first (hour, minute, second) of a day at or after `from` seconds into it, in seconds. */
   const firstTimeOfDay = (from: number): number | undefined => {
@@ -74,17 +77,33 @@ export function compileSchedule(expression: string, timezone: string): CompiledS
       let day = Math.floor(start / DAY_MS) * DAY_MS;
       let from = (start - day) / 1000;
       // A never-started task has no timer; it only answers match(). Destroyed so the registry stays empty.
-      const task = cron.createTask(trimmed, () => undefined, { timezone: "UTC" });
+      const tasks = dayExpressions.map((e) => cron.createTask(e, () => undefined, { timezone: "UTC" }));
       try {
         for (let i = 0; i < MAX_DAYS; i++, day += DAY_MS, from = 0) {
-          if (!months.has(new Date(day).getUTCMonth() + 1) || !dayMatches(task, day)) continue;
+          if (!months.has(new Date(day).getUTCMonth() + 1) || !dayMatches(tasks, day)) continue;
           const second = firstTimeOfDay(from);
           if (second !== undefined) return day + second * 1000;
         }
         return undefined;
       } finally {
-        void task.destroy();
+        for (const task of tasks) void task.destroy();
       }
     },
   };
+}
+
+const unrestricted = (field: string) => field === "*" || field === "?";
+
+/**
+ * The expressions whose day matches are OR-ed: the expression itself, or — when both day fields are
+ * restricted — one with only the day of month and one with only the day of week.
+ */
+function eitherDayFields(expression: string): string[] {
+  const parts = expression.split(/\s+/);
+  if (parts.length < 5) return [expression]; // nicknames such as @daily restrict at most one day field
+  const dom = parts.length - 3;
+  const dow = parts.length - 1;
+  if (unrestricted(parts[dom]!) || unrestricted(parts[dow]!)) return [expression];
+  const without = (drop: number) => parts.map((p, i) => (i === drop ? "*" : p)).join(" ");
+  return [without(dow), without(dom)];
 }
