@@ -30,6 +30,7 @@ import {
   newBudget,
 } from "./limits";
 import { plainScope } from "./plain-data";
+import { checkRange, markRanges, rangeOperands } from "./ranges";
 import { type RegexEngineFactory, regexEngineFor, regexProblem } from "./regex";
 import { lineColumn } from "./template";
 
@@ -79,7 +80,7 @@ export function toExpressionError(
   if (e.code === "D1012") message = `expression ran longer than ${limits.timeoutMs} ms (infinite loop?)`;
   if (e.code === "D1011") message = "expression recursed too deeply";
   if (e.code === "D2014" || e.code === "D2015")
-    message = `sequence longer than ${Math.min(limits.maxArrayLength, 1e7)} entries (maxArrayLength)`;
+    message = `sequence of ${e.value} entries is longer than 10000000 (JSONata's own bound)`;
   // V8's own ceilings (string length, call stack) are limits too.
   if ((e.code && limitCodes.has(e.code)) || err instanceof RangeError)
     return new ExpressionLimitError(message, position);
@@ -104,13 +105,14 @@ function afterStep(
   const budget: Budget = env.base.RegexEngine.budget;
   chargeStep(budget, expr.position);
   checkStep(expr, result, budget.limits);
+  const range = rangeOperands.get(expr);
+  if (range) checkRange(range, result, budget);
 }
 
 function compile(source: string, limits: ExpressionLimits): jsonata.Expression {
   const options = {
     timeout: limits.timeoutMs,
     stack: limits.maxDepth,
-    sequence: limits.maxArrayLength,
     get RegexEngine() {
       return handoff ?? regexEngineFor(newBudget(limits));
     },
@@ -118,6 +120,7 @@ function compile(source: string, limits: ExpressionLimits): jsonata.Expression {
   const expr = jsonata(source, options as unknown as jsonata.JsonataOptions);
   const bad = regexProblem(expr.ast());
   if (bad) throw new ExpressionError(bad.message, "S0302", bad.position);
+  markRanges(expr.ast());
   registerBoundedBuiltins(expr, limits);
   (expr.assign as unknown as (name: symbol, value: unknown) => void)(
     Symbol.for("jsonata.__evaluate_exit"),

@@ -95,7 +95,7 @@ describe("growth and work limits", () => {
       ['$pad("", 20000000)', "string of 20000000 characters is longer than 10000000 (maxStringLength)"],
       ['$replace(s, "a", "aaaa")', "string of 15000000 characters is longer than 10000000 (maxStringLength)"],
       ['$split(s, "")', "array of 1000001 entries is longer than 1000000 (maxArrayLength)"],
-      ["[1..1e9]", "sequence longer than 1000000 entries (maxArrayLength)"],
+      ["[1..1e9]", "array of 1000000000 entries is longer than 1000000 (maxArrayLength)"],
       [
         "$string(words[[0..599]]) & $string(words[[0..599]])",
         "string of 12003602 characters is longer than 10000000 (maxStringLength)",

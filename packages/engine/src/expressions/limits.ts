@@ -121,49 +121,62 @@ export function jsonSizeWithin(
   position?: number,
   pretty = false,
 ): number {
-  const max = limits.maxStringLength;
-  let total = 0;
-  let seenData: Set<object> | undefined;
-  const visit = (v: unknown, depth: number): void => {
-    if (typeof v === "string") total += v.length + 2;
-    else if (v === null || typeof v !== "object") total += 5;
-    else {
-      const known = pretty ? undefined : dataSize(v);
-      if (known !== undefined) {
-        seenData ??= new Set();
-        if (seenData.has(v)) total += known;
-        else seenData.add(v);
-      } else if (
-        (v as { _jsonata_lambda?: unknown })._jsonata_lambda ||
-        (v as { _jsonata_function?: unknown })._jsonata_function
-      ) {
-        total += 2;
+  // The walk is synchronous and never re-entered: one shared state, no allocation per call.
+  walk.total = 0;
+  walk.max = limits.maxStringLength;
+  walk.pretty = pretty;
+  try {
+    visit(value, 0);
+  } catch (err) {
+    if (err === tooBig)
+      throw new ExpressionLimitError(
+        `value built by the expression is larger than ${walk.max} characters as JSON (maxStringLength)`,
+        position,
+      );
+    if (err === tooDeep)
+      throw new ExpressionLimitError(`value nests deeper than ${MAX_JSON_DEPTH} levels`, position);
+    throw err;
+  } finally {
+    walk.seenData.clear();
+  }
+  return walk.total;
+}
+
+const walk = { total: 0, max: 0, pretty: false, seenData: new Set<object>() };
+const tooBig = Symbol("too big");
+const tooDeep = Symbol("too deep");
+
+function visit(v: unknown, depth: number): void {
+  if (typeof v === "string") walk.total += v.length + 2;
+  else if (v === null || typeof v !== "object") walk.total += 5;
+  else {
+    const known = walk.pretty ? undefined : dataSize(v);
+    if (known !== undefined) {
+      if (walk.seenData.has(v)) walk.total += known;
+      else walk.seenData.add(v);
+    } else if (
+      (v as { _jsonata_lambda?: unknown })._jsonata_lambda ||
+      (v as { _jsonata_function?: unknown })._jsonata_function
+    ) {
+      walk.total += 2;
+    } else {
+      if (depth > MAX_JSON_DEPTH) throw tooDeep;
+      // Pretty-printing puts every entry on its own line, indented two spaces per level.
+      const indent = walk.pretty ? 2 * depth + 3 : 0;
+      walk.total += 2 + indent;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          walk.total += 1 + indent;
+          visit(v[i], depth + 1);
+        }
       } else {
-        if (depth > MAX_JSON_DEPTH)
-          throw new ExpressionLimitError(`value nests deeper than ${MAX_JSON_DEPTH} levels`, position);
-        // Pretty-printing puts every entry on its own line, indented two spaces per level.
-        const indent = pretty ? 2 * depth + 3 : 0;
-        total += 2 + indent;
-        if (Array.isArray(v)) {
-          for (let i = 0; i < v.length && total <= max; i++) {
-            total += 1 + indent;
-            visit(v[i], depth + 1);
-          }
-        } else {
-          const keys = Object.keys(v);
-          for (let i = 0; i < keys.length && total <= max; i++) {
-            total += keys[i]!.length + 3 + indent;
-            visit((v as Record<string, unknown>)[keys[i]!], depth + 1);
-          }
+        const keys = Object.keys(v);
+        for (let i = 0; i < keys.length; i++) {
+          walk.total += keys[i]!.length + 3 + indent;
+          visit((v as Record<string, unknown>)[keys[i]!], depth + 1);
         }
       }
     }
-    if (total > max)
-      throw new ExpressionLimitError(
-        `value built by the expression is larger than ${max} characters as JSON (maxStringLength)`,
-        position,
-      );
-  };
-  visit(value, 0);
-  return total;
+  }
+  if (walk.total > walk.max) throw tooBig;
 }
