@@ -15,10 +15,16 @@ interface Checked {
   size: number;
 }
 
+// Remembered: top-level scope values, copies, and objects big enough that re-walking them would cost
+// more than the lookup (a WeakMap write is the walk's main cost per object).
 const checked = new WeakMap<object, Checked>();
-const inProgress = new WeakSet<object>();
+const MEMO_FROM_SIZE = 256;
+// Objects whose walk is under way: meeting one again means a cycle, which JSON cannot carry.
+const inProgress = new Set<object>();
+// Size of the value the last `plain` call returned (the walk is synchronous and never re-entered).
+let lastSize = 0;
 
-/** JSON size of an object already checked as scope data (itself or its plain copy), else undefined. */
+/** JSON size of an object remembered as checked scope data (itself or its plain copy), else undefined. */
 export function dataSize(value: object): number | undefined {
   return checked.get(value)?.size;
 }
@@ -28,7 +34,7 @@ export function plainScope(scope: Record<string, unknown>): Record<string, unkno
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(scope)) {
     const v = scope[key];
-    const p = plainValue(v, 0).value;
+    const p = plain(v, 0);
     if (p !== v) {
       out ??= { ...scope };
       out[key] = p;
@@ -37,65 +43,81 @@ export function plainScope(scope: Record<string, unknown>): Record<string, unkno
   return out ?? scope;
 }
 
-function plainValue(v: unknown, depth: number): Checked {
+function plain(v: unknown, depth: number): unknown {
   switch (typeof v) {
     case "string":
-      return { value: v, size: v.length + 2 };
+      lastSize = v.length + 2;
+      return v;
     case "number":
     case "boolean":
-      return { value: v, size: 5 };
-    case "undefined":
-      return { value: undefined, size: 0 };
+      lastSize = 5;
+      return v;
     case "object":
-      return v === null ? { value: null, size: 5 } : plainObject(v, depth);
+      if (v === null) {
+        lastSize = 5;
+        return v;
+      }
+      return plainObject(v, depth);
     default:
-      // functions, symbols, bigints: nothing JSON could carry
-      return { value: undefined, size: 0 };
+      // undefined, functions, symbols, bigints: nothing JSON could carry
+      lastSize = 0;
+      return undefined;
   }
 }
 
-function plainObject(o: object, depth: number): Checked {
+function plainObject(o: object, depth: number): unknown {
   const known = checked.get(o);
-  if (known) return known;
-  // A cycle cannot be JSON: the back-reference is dropped.
-  if (inProgress.has(o)) return { value: undefined, size: 0 };
-  if (depth > MAX_JSON_DEPTH) return { value: undefined, size: 0 };
+  if (known !== undefined) {
+    lastSize = known.size;
+    return known.value;
+  }
+  if (depth > MAX_JSON_DEPTH) {
+    lastSize = 0;
+    return undefined;
+  }
   if (o instanceof Date) {
     const iso = Number.isNaN(o.getTime()) ? null : o.toISOString();
     const result = { value: iso, size: iso === null ? 5 : iso.length + 2 };
     checked.set(o, result);
-    return result;
+    lastSize = result.size;
+    return iso;
+  }
+  if (inProgress.has(o)) {
+    lastSize = 0;
+    return undefined;
   }
   inProgress.add(o);
+  let result: Checked;
   try {
-    const result = Array.isArray(o) ? plainArray(o, depth) : plainRecord(o, depth);
-    checked.set(o, result);
-    if (result.value !== o && result.value !== null && typeof result.value === "object")
-      checked.set(result.value, result);
-    return result;
+    result = Array.isArray(o) ? plainArray(o, depth) : plainRecord(o, depth);
   } finally {
     inProgress.delete(o);
   }
+  if (result.value !== o) {
+    checked.set(o, result);
+    checked.set(result.value as object, result);
+  } else if (depth === 0 || result.size >= MEMO_FROM_SIZE) checked.set(o, result);
+  lastSize = result.size;
+  return result.value;
 }
 
 function plainArray(a: unknown[], depth: number): Checked {
-  // Only the indices and `length`: marker properties (JSONata sequences) or functions make a copy.
+  // Only the indices and `length`: named properties (JSONata sequence markers, functions) make a copy.
   let out: unknown[] | undefined =
-    Object.getPrototypeOf(a) === Array.prototype &&
-    Object.getOwnPropertyNames(a).length === a.length + 1 &&
-    Object.getOwnPropertySymbols(a).length === 0
+    Object.getPrototypeOf(a) === Array.prototype && Object.getOwnPropertyNames(a).length === a.length + 1
       ? undefined
       : [];
   let size = 2;
   for (let i = 0; i < a.length; i++) {
     const d = Object.getOwnPropertyDescriptor(a, i);
-    const c = d && "value" in d ? plainValue(d.value, depth + 1) : { value: undefined, size: 0 };
-    if (!out && (!d || c.value !== d.value)) {
+    const ok = d !== undefined && "value" in d;
+    const p = ok ? plain(d.value, depth + 1) : undefined;
+    size += (ok ? lastSize : 0) + 1;
+    if (!out && (!ok || p !== d.value)) {
       out = [];
       for (let j = 0; j < i; j++) out.push(a[j]);
     }
-    if (out) out[i] = c.value;
-    size += c.size + 1;
+    if (out) out[i] = p;
   }
   return { value: out ?? a, size };
 }
@@ -104,19 +126,17 @@ function plainRecord(o: object, depth: number): Checked {
   const proto = Object.getPrototypeOf(o);
   const names = Object.getOwnPropertyNames(o);
   let out: Record<string, unknown> | undefined =
-    (proto === Object.prototype || proto === null) && Object.getOwnPropertySymbols(o).length === 0
-      ? undefined
-      : {};
+    proto === Object.prototype || proto === null ? undefined : {};
   let size = 2;
   for (let i = 0; i < names.length; i++) {
     const key = names[i]!;
     const d = Object.getOwnPropertyDescriptor(o, key)!;
-    const ok = d.enumerable && "value" in d;
-    const c = ok ? plainValue(d.value, depth + 1) : { value: undefined, size: 0 };
-    if (!out && (!ok || c.value !== d.value)) out = copyOf(o, names, i);
-    if (c.value === undefined) continue;
-    if (out) define(out, key, c.value);
-    size += key.length + 3 + c.size;
+    const ok = d.enumerable === true && "value" in d;
+    const p = ok ? plain(d.value, depth + 1) : undefined;
+    if (!out && (!ok || p !== d.value)) out = copyOf(o, names, i);
+    if (p === undefined) continue;
+    if (out) define(out, key, p);
+    size += key.length + 3 + lastSize;
   }
   return { value: out ?? o, size };
 }
