@@ -32,11 +32,21 @@ function original(name: string): Promise<Native> {
 
 const surrogate = /[\uD800-\uDFFF]/;
 
-/** Registers the bounded built-ins on one compiled expression. */
-export function registerBoundedBuiltins(expr: jsonata.Expression, limits: ExpressionLimits): void {
+/**
+ * Registers the bounded built-ins an expression can call: those its source names, or all of them when
+ * it uses `$eval` (built-ins are reachable only as `$name`). Fewer bindings keep every lookup cheap.
+ */
+export function registerBoundedBuiltins(
+  expr: jsonata.Expression,
+  limits: ExpressionLimits,
+  source: string,
+): void {
   const maxStr = limits.maxStringLength;
   const maxArr = limits.maxArrayLength;
-  const fn = (name: string, impl: Native, signature: string) => expr.registerFunction(name, impl, signature);
+  const all = source.includes("$eval");
+  const fn = (name: string, impl: Native, signature: string) => {
+    if (all || source.includes(`$${name}`)) expr.registerFunction(name, impl, signature);
+  };
 
   fn(
     "pad",

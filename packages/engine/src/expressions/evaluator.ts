@@ -121,7 +121,7 @@ function compile(source: string, limits: ExpressionLimits): jsonata.Expression {
   const bad = regexProblem(expr.ast());
   if (bad) throw new ExpressionError(bad.message, "S0302", bad.position);
   markRanges(expr.ast());
-  registerBoundedBuiltins(expr, limits);
+  registerBoundedBuiltins(expr, limits, source);
   (expr.assign as unknown as (name: symbol, value: unknown) => void)(
     Symbol.for("jsonata.__evaluate_exit"),
     afterStep,

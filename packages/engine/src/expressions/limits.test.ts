@@ -116,6 +116,14 @@ describe("growth and work limits", () => {
     expect(await ev.evaluate("$sort([3, 1, 2])", {})).toEqual([1, 2, 3]);
   });
 
+  it("keeps the bounds inside $eval, whose source names no built-in up front", async () => {
+    const err = await rejected(ev.evaluate("$eval(code)", { code: '$pad("", 20000000)' }));
+    expect(err.message).toBe("string of 20000000 characters is longer than 10000000 (maxStringLength)");
+    expect(await ev.evaluate("$eval(code)", { code: "$contains(s, /^(a+)+$/)", s: evil.s })).toBe(false);
+    const grow = await rejected(ev.evaluate("$eval(code)", { code: doubling }));
+    expect(grow.code).toBe("expression_limit");
+  });
+
   it("refuses a timestamp picture that would backtrack for long", async () => {
     const err = await rejected(
       ev.evaluate('$toMillis(t, "[MNn][FNn][MNn][FNn][MNn][FNn][MNn][FNn]")', { t: `${"a".repeat(300)}!` }),

@@ -137,7 +137,7 @@ export function jsonSizeWithin(
       throw new ExpressionLimitError(`value nests deeper than ${MAX_JSON_DEPTH} levels`, position);
     throw err;
   } finally {
-    walk.seenData.clear();
+    if (walk.seenData.size > 0) walk.seenData.clear();
   }
   return walk.total;
 }
