@@ -44,7 +44,8 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
     return { kind: "error", error: toNodeError(err, node.id) };
   }
   const itemsJson = input.map((i) => i.json);
-  const scopeFor = (item: Item | undefined) => ({ ...args.scope, item: item?.json, items: itemsJson });
+  // A thunk: the scope is built only when a config holds expressions.
+  const scopeFor = (item: Item | undefined) => () => ({ ...args.scope, item: item?.json, items: itemsJson });
 
   if (def.runMode === "once") {
     try {
@@ -114,19 +115,26 @@ const parsedStatic = new WeakMap<object, unknown>();
 async function prepareConfig(
   args: NodeRunArgs,
   config: unknown,
-  scope: Record<string, unknown>,
+  scope: () => Record<string, unknown>,
 ): Promise<unknown> {
-  const cacheable = config !== null && typeof config === "object" && !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
+  const cacheable =
+    config !== null &&
+    typeof config === "object" &&
+    !isDynamic(splitRawFields(config, args.def.rawFields).dynamic);
   if (cacheable && parsedStatic.has(config as object)) return parsedStatic.get(config as object);
   const result = await parseFresh(args, config, scope);
   if (cacheable) parsedStatic.set(config as object, result);
   return result;
 }
 
-async function parseFresh(args: NodeRunArgs, config: unknown, scope: Record<string, unknown>): Promise<unknown> {
+async function parseFresh(
+  args: NodeRunArgs,
+  config: unknown,
+  scope: () => Record<string, unknown>,
+): Promise<unknown> {
   const { dynamic, raw } = splitRawFields(config, args.def.rawFields);
   const evaluated = isDynamic(dynamic)
-    ? await resolveConfig(dynamic, scope, { evaluator: args.evaluator, nodeId: args.node.id })
+    ? await resolveConfig(dynamic, scope(), { evaluator: args.evaluator, nodeId: args.node.id })
     : dynamic;
   const resolved = raw ? { ...(evaluated as Record<string, unknown>), ...raw } : evaluated;
   const parsed = args.def.config.safeParse(resolved);

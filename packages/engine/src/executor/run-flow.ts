@@ -223,7 +223,14 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       queueMicrotask(() => finish({ kind: "error", error }));
       return;
     }
-    const scope = { trigger: triggerJson, nodes: nodesScope.value, run: opts.run };
+    // `nodes` is read only when a config expression is evaluated: most steps never copy it.
+    const scope = {
+      trigger: triggerJson,
+      get nodes() {
+        return nodesScope.value;
+      },
+      run: opts.run,
+    };
     runNode({
       node,
       def,

@@ -10,19 +10,29 @@ export function checkpointIndex(records: StepRecord[]) {
   return { latest, pending: new Map(latest) };
 }
 
+type NodesEntry = { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined };
+
 /**
- * `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. Replaced, not
- * mutated, on each update: the evaluator checks scope objects once and remembers them.
+ * `nodes.<id>.items` / `nodes.<id>.item` for expressions, kept up to date as steps finish. `value` is a
+ * snapshot that never changes once handed out (the evaluator remembers scope objects it has checked);
+ * it is copied only when an expression asks for it after a step finished.
  */
 export class NodesScope {
-  value: Record<string, { items: Record<string, unknown>[]; item: Record<string, unknown> | undefined }> = {};
+  private readonly live: Record<string, NodesEntry> = {};
+  private snapshot: Record<string, NodesEntry> | undefined;
+
+  get value(): Record<string, NodesEntry> {
+    this.snapshot ??= { ...this.live };
+    return this.snapshot;
+  }
 
   update(rec: StepRecord): void {
     if (rec.status === "skipped" && rec.reason !== "disabled") return;
     if (rec.status === "failed" && rec.retryAt) return;
     const items: Record<string, unknown>[] = [];
     for (const port in rec.outputs) for (const it of rec.outputs[port]!) items.push(it.json);
-    this.value = { ...this.value, [rec.nodeId]: { items, item: items[0] } };
+    this.live[rec.nodeId] = { items, item: items[0] };
+    this.snapshot = undefined;
   }
 }
 

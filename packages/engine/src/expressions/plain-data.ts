@@ -15,9 +15,11 @@ interface Checked {
   size: number;
 }
 
-// Remembered: top-level scope values, copies, and objects big enough that re-walking them would cost
-// more than the lookup (a WeakMap write is the walk's main cost per object).
+// Remembered: the first levels of the scope (`nodes.<id>.items`, items and their jsons, which the
+// executor hands out again in fresh containers), copies, and objects big enough that re-walking them
+// would cost more than the lookup (a WeakMap write is the walk's main cost per object).
 const checked = new WeakMap<object, Checked>();
+const MEMO_TO_DEPTH = 2;
 const MEMO_FROM_SIZE = 256;
 // Objects whose walk is under way: meeting one again means a cycle, which JSON cannot carry.
 const inProgress = new Set<object>();
@@ -96,7 +98,7 @@ function plainObject(o: object, depth: number): unknown {
   if (result.value !== o) {
     checked.set(o, result);
     checked.set(result.value as object, result);
-  } else if (depth === 0 || result.size >= MEMO_FROM_SIZE) checked.set(o, result);
+  } else if (depth <= MEMO_TO_DEPTH || result.size >= MEMO_FROM_SIZE) checked.set(o, result);
   lastSize = result.size;
   return result.value;
 }
