@@ -64,9 +64,10 @@ export function registerBoundedBuiltins(
     "<s-ns?:s>",
   );
 
+  // Parameter counts match the originals': higher-order functions pass as many arguments as declared.
   fn(
     "string",
-    async function string(this: unknown, arg, prettify) {
+    async function string(this: unknown, arg: unknown, prettify: unknown = false) {
       if (arg !== null && typeof arg === "object") jsonSizeWithin(arg, limits, undefined, prettify === true);
       return (await original("string")).call(this, arg, prettify);
     },

@@ -114,6 +114,9 @@ describe("growth and work limits", () => {
     expect(await ev.evaluate("$substring(s, -3)", big)).toBe("bab");
     expect(await ev.evaluate("$count($distinct($split($substring(s, 0, 5000), '')))", big)).toBe(2);
     expect(await ev.evaluate("$sort([3, 1, 2])", {})).toEqual([1, 2, 3]);
+    // Higher-order functions pass as many arguments as a built-in declares: the overrides keep the count.
+    expect(await ev.evaluate("$map([1, 2], $string)", {})).toEqual(["1", "2"]);
+    expect(await ev.evaluate('$map(["ab", "c"], $length)', {})).toEqual([2, 1]);
   });
 
   it("keeps the bounds inside $eval, whose source names no built-in up front", async () => {
