@@ -1,4 +1,4 @@
-import type { ExpressionEvaluator } from "@switchyard/engine";
+import { createExpressionEvaluator, type ExpressionEvaluator } from "@switchyard/engine";
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { transformNode } from "./transform";
@@ -39,6 +39,19 @@ describe("data.transform", () => {
     const { ev } = evaluator({});
     const err = await run("items[", ev).catch((e) => e);
     expect(err).toMatchObject({ code: "expression_failed", message: "expression failed: Syntax error at position 3", retryable: false });
+  });
+
+  it("names the node and the field when the expression passes a bound of the evaluator", async () => {
+    const ev = createExpressionEvaluator({ maxStringLength: 1000 });
+    const err = await transformNode
+      .execute({
+        config: { expression: '$pad("", 5000, "x")' } as never,
+        input: items({ n: 1 }),
+        ctx: fakeCtx({ expressions: ev, nodeId: "shape" }),
+      })
+      .catch((e) => e);
+    expect(err).toMatchObject({ code: "expression_limit", nodeId: "shape", field: "expression", retryable: false });
+    expect(err.message).toMatch(/^node "shape" field "expression": /);
   });
 
   it("fails with expression_failed on a result that is not objects", async () => {

@@ -28,6 +28,13 @@ export const transformNode = defineNode({
     try {
       value = await ctx.expressions.evaluate(config.expression, { items: input.map((i) => i.json) });
     } catch (err) {
+      // The evaluator does not know the node: a bound it hit is named here, like config expressions are.
+      if (err instanceof NodeError && err.code === "expression_limit" && !err.nodeId)
+        throw new NodeError("expression_limit", `node "${ctx.nodeId}" field "expression": ${err.message}`, {
+          nodeId: ctx.nodeId,
+          field: "expression",
+          cause: err,
+        });
       if (err instanceof NodeError) throw err;
       throw new NodeError("expression_failed", `expression failed: ${(err as Error).message}`, {
         nodeId: ctx.nodeId,
