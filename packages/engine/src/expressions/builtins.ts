@@ -206,6 +206,38 @@ export function registerBoundedBuiltins(
     },
     "<s-s?:n>",
   );
+
+  // JSONata's own $spread takes a built-in's function object apart like data, handing out its host
+  // `implementation`; functions stay opaque here, as $keys and path lookups already treat them.
+  fn(
+    "spread",
+    function spread(arg) {
+      if (isFunctionValue(arg) || arg === null || typeof arg !== "object") return arg;
+      const out: unknown[] & { sequence?: boolean } = [];
+      out.sequence = true;
+      const visit = (v: unknown) => {
+        if (Array.isArray(v)) for (const e of v) visit(e);
+        else if (v !== null && typeof v === "object" && !isFunctionValue(v)) {
+          for (const k of Object.keys(v)) {
+            const one: Record<string, unknown> = Object.create(null);
+            one[k] = (v as Record<string, unknown>)[k];
+            out.push(one);
+          }
+        } else if (v !== undefined) out.push(v);
+      };
+      visit(arg);
+      return out;
+    },
+    "<x-:a<o>>",
+  );
+}
+
+/** A JSONata lambda, a built-in's function object, or a host function. */
+export function isFunctionValue(v: unknown): boolean {
+  return (
+    typeof v === "function" ||
+    (v !== null && typeof v === "object" && ("_jsonata_lambda" in v || "_jsonata_function" in v))
+  );
 }
 
 function binomial(n: number, k: number): number {

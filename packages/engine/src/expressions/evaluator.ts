@@ -104,6 +104,11 @@ function afterStep(
 ) {
   const budget: Budget = env.base.RegexEngine.budget;
   chargeStep(budget, expr.position);
+  // A bare host function is never a value: built-ins and lambdas are JSONata's function objects, and
+  // only a regex literal evaluates to a host closure. Anything else leaked out of a function object
+  // (its `implementation`), so refusing it here means no host code can be called or passed on.
+  if (typeof result === "function" && expr.type !== "regex")
+    throw new ExpressionError("a host function is not a value an expression can use", "S9901", expr.position);
   checkStep(expr, result, budget.limits);
   const range = rangeOperands.get(expr);
   if (range) checkRange(range, result, budget);

@@ -150,4 +150,24 @@ describe("the expression sandbox", () => {
     const out = await ev.evaluate("trigger.f()", { trigger: { f: forged } }).catch((e: Error) => e.message);
     expect(out).not.toBe("forged");
   });
+
+  it("keeps a built-in opaque to $spread, so its host implementation never becomes a value", async () => {
+    for (const src of [
+      "$spread([$string]).implementation",
+      "$type($spread([$lookup])[0].implementation)",
+      '($f := $spread([$eval]); $f[0].implementation)',
+    ]) {
+      expect(await ev.evaluate(src, {}), src).toBeUndefined();
+    }
+    // The built-in itself stays a JSONata function: calling it is calling $eval, bounds and all.
+    expect(await ev.evaluate('($f := $spread([$eval]); $f[0]("1 + 1"))', {})).toBe(2);
+    expect(await ev.evaluate("$spread({'a': 1, 'b': [2]})", {})).toEqual([{ a: 1 }, { b: [2] }]);
+  });
+
+  it("refuses a bare host function wherever an evaluation step produces one", async () => {
+    // JSONata hands a function argument to a built-in as a host closure; one that comes back out must not
+    // become a value (had a built-in's implementation leaked, calling it with a forged `this` ran unbounded).
+    await expect(ev.evaluate("$spread($eval)", {})).rejects.toThrow("a host function is not a value an expression can use");
+    expect(await ev.evaluate("$match('abc', /b/).match", {})).toBe("b");
+  });
 });
