@@ -1,0 +1,72 @@
+/**
+ * Red-team regressions for #18, through a real server: JSONata's own $spread took a built-in's function
+ * object apart and handed out its host implementation, and $eval's implementation called on a forged
+ * `this.environment` evaluated outside every bound (no step count, timeout or depth), so one webhook
+ * could stall the process. A sync webhook run must fail fast while another webhook is answered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestHost } from "./test-host";
+
+const flowFor = (path: string, value: string) => ({
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path, responseMode: "sync" } },
+    { id: "set", type: "data.set", config: { fields: [{ name: "v", value }], keepOnlySet: true } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
+  ],
+  edges: [
+    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
+    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+  ],
+});
+
+/** $eval's host implementation, called on an object whose `environment` carries none of the evaluator's hooks. */
+const forgedEval =
+  `=( $n := item.body.n; $ev := $spread([$eval]).implementation; $lk := $spread([$lookup]).implementation;` +
+  ` {"environment": {"lookup": $lk, "base": {"depth": 0, "guardrails": $lk}, "global": {"ancestry": [null]}}}` +
+  `.$ev("($f := function($n){ $n = 0 ? 'done' : $f($n - 1) }; $f($))", $n) )`;
+
+describe("a built-in's host implementation never reaches an expression (red team, #18)", () => {
+  let t: Awaited<ReturnType<typeof startTestHost>>;
+  beforeAll(async () => {
+    t = await startTestHost();
+    const flows = {
+      impl: flowFor("impl", "=$type($spread([$string]).implementation)"),
+      loop: flowFor("loop", forgedEval),
+      ok: flowFor("ok", "=item.body.n + 1"),
+    };
+    for (const [name, definition] of Object.entries(flows)) {
+      const { id } = await t.host.flows.create({ name, definition });
+      await t.host.control.setActive(id, true);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (path: string, body: unknown) =>
+    fetch(`${t.url}/hooks/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const run = (runId: string) =>
+    t.host.db.sql.prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`).get(runId);
+
+  it("gives $spread of an array holding $string no implementation to return", async () => {
+    const res = await post("impl", {});
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ v: null });
+  });
+
+  it("fails a two-million-step loop through $eval's implementation on a forged environment at once, while another webhook is answered", async () => {
+    const started = Date.now();
+    const bad = post("loop", { n: 2_000_000 });
+    const good = await post("ok", { n: 41 });
+    expect(await good.json()).toEqual({ v: 42 });
+    const badRes = await bad;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(badRes.status).toBe(500);
+    expect(run(badRes.headers.get("x-switchyard-run-id")!)).toEqual({
+      status: "failed",
+      errorCode: "expression_failed",
+      errorNodeId: "set",
+      errorMessage: expect.stringContaining("Attempted to invoke a non-function"),
+    });
+  }, 30_000);
+});
