@@ -44,9 +44,15 @@ describe("a built-in's host implementation never reaches an expression (red team
   });
 
   const post = (path: string, body: unknown) =>
-    fetch(`${t.url}/hooks/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${t.url}/hooks/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const run = (runId: string) =>
-    t.host.db.sql.prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`).get(runId);
+    t.host.db.sql
+      .prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
+      .get(runId);
 
   it("gives $spread of an array holding $string no implementation to return", async () => {
     const res = await post("impl", {});
