@@ -1,7 +1,7 @@
 export { agentNode } from "./agent/agent";
 export { type CatalogueEntry, catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
-export { runSandbox, type SandboxOptions } from "./code/sandbox";
+export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
 export {
@@ -28,14 +28,26 @@ export { noopNode } from "./flow/noop";
 export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
-export { assertCredentialHost, hostAllowed, hostPatternProblem, parseAllowedHosts } from "./http/allowed-hosts";
+export {
+  assertCredentialHost,
+  hostAllowed,
+  hostPatternProblem,
+  parseAllowedHosts,
+} from "./http/allowed-hosts";
 export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
 export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/ssrf";
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
-export { type CronPayload, type CronProblem, cronPayload, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
+export {
+  type CronPayload,
+  type CronProblem,
+  cronPayload,
+  cronProblem,
+  cronTrigger,
+  isTimeZone,
+} from "./triggers/cron";
 export { emailPayload, emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
 export {

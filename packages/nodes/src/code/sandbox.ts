@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { NodeError } from "../errors";
 import { WORKER_SOURCE } from "./worker-source";
@@ -74,12 +75,65 @@ type DoneMessage =
 type WorkerMessage = DoneMessage | { type: "log"; level: "info" | "warn" | "error"; message: string };
 
 /**
+ * Sandboxes running at once in this process. Each is a thread with its own heap (up to `memoryMb` of
+ * wasm memory plus the worker's own), and sync webhook runs execute inside the request: without a bound,
+ * N callers posting together to a flow with a code node started N threads at once (#18, red team).
+ * More wait their turn, first come first served; the time limit counts from the start of the run.
+ */
+export const MAX_CONCURRENT_SANDBOXES = Math.max(2, availableParallelism());
+
+let running = 0;
+let peak = 0;
+const waiting: Array<() => void> = [];
+
+/** Sandboxes running now, and the most that ever ran at once (for tests and diagnostics). */
+export function sandboxStats(): { running: number; waiting: number; peak: number } {
+  return { running, waiting: waiting.length, peak };
+}
+
+/** Resolves when a sandbox slot is free (taken for the caller); rejects when the signal aborts first. */
+function acquireSlot(signal: AbortSignal, nodeId?: string): Promise<void> {
+  if (running < MAX_CONCURRENT_SANDBOXES) {
+    running++;
+    peak = Math.max(peak, running);
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const grant = () => {
+      signal.removeEventListener("abort", onAbort);
+      running++;
+      peak = Math.max(peak, running);
+      resolve();
+    };
+    const onAbort = () => {
+      const i = waiting.indexOf(grant);
+      if (i >= 0) waiting.splice(i, 1);
+      reject(new NodeError("cancelled", "code run cancelled", { nodeId, retryable: false }));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    waiting.push(grant);
+  });
+}
+
+function releaseSlot(): void {
+  running--;
+  waiting.shift()?.();
+}
+
+/**
  * Runs user JavaScript in QuickJS inside a fresh worker thread and returns what it returned,
  * parsed from JSON. The worker gets an empty environment and is always terminated afterwards.
  */
 export async function runSandbox(opts: SandboxOptions): Promise<unknown> {
   const module = await wasmModule();
-  return runInWorker(opts, module);
+  if (opts.signal.aborted)
+    throw new NodeError("cancelled", "code run cancelled", { nodeId: opts.nodeId, retryable: false });
+  await acquireSlot(opts.signal, opts.nodeId);
+  try {
+    return await runInWorker(opts, module);
+  } finally {
+    releaseSlot();
+  }
 }
 
 function runInWorker(opts: SandboxOptions, module: WasmModule): Promise<unknown> {

@@ -3,7 +3,11 @@
  * object apart and handed out its host implementation, and $eval's implementation called on a forged
  * `this.environment` evaluated outside every bound (no step count, timeout or depth), so one webhook
  * could stall the process. A sync webhook run must fail fast while another webhook is answered.
+ * And sync webhook runs of a flow with a code node run inside the request: callers posting together must
+ * not start a sandbox thread each.
  */
+import { readFileSync } from "node:fs";
+import { MAX_CONCURRENT_SANDBOXES, sandboxStats } from "@switchyard/nodes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestHost } from "./test-host";
 
@@ -75,4 +79,53 @@ describe("a built-in's host implementation never reaches an expression (red team
       errorMessage: expect.stringContaining("Attempted to invoke a non-function"),
     });
   }, 30_000);
+});
+
+/** Threads of this process now (worker threads are OS threads). */
+const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]);
+
+describe("code sandboxes under a burst of sync webhooks (red team, #18)", () => {
+  let t: Awaited<ReturnType<typeof startTestHost>>;
+  beforeAll(async () => {
+    t = await startTestHost();
+    const definition = {
+      nodes: [
+        { id: "hook", type: "trigger.webhook", config: { path: "code", responseMode: "sync" } },
+        {
+          id: "code",
+          type: "code",
+          config: { code: "const t = Date.now(); while (Date.now() - t < 300) {} return items;" },
+        },
+      ],
+      edges: [{ from: { node: "hook", port: "main" }, to: { node: "code", port: "main" } }],
+    };
+    const { id } = await t.host.flows.create({ name: "code", definition });
+    await t.host.control.setActive(id, true);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("runs at most MAX_CONCURRENT_SANDBOXES code sandboxes at once however many webhooks arrive together, and answers them all", async () => {
+    const before = threads();
+    let most = before;
+    const sample = setInterval(() => {
+      most = Math.max(most, threads());
+    }, 20);
+    const burst = MAX_CONCURRENT_SANDBOXES + 10;
+    const answers = await Promise.all(
+      Array.from({ length: burst }, () =>
+        fetch(`${t.url}/hooks/code`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        }),
+      ),
+    );
+    clearInterval(sample);
+    expect(answers.map((r) => r.status)).toEqual(Array(burst).fill(200));
+    expect(sandboxStats().peak).toBeLessThanOrEqual(MAX_CONCURRENT_SANDBOXES);
+    // Each sandbox is a thread, and one spare is kept booted.
+    expect(most - before).toBeLessThanOrEqual(MAX_CONCURRENT_SANDBOXES + 4);
+  }, 60_000);
 });
