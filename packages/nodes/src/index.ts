@@ -58,4 +58,9 @@ export {
   webhookTrigger,
 } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
-export { forbiddenResponseHeaders, respondNode, responseHeaderAllowed } from "./webhook/respond";
+export {
+  forbiddenResponseHeaders,
+  respondNode,
+  responseHeaderAllowed,
+  responseStatusAllowed,
+} from "./webhook/respond";

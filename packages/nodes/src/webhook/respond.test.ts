@@ -39,7 +39,8 @@ describe("webhook.respond", () => {
     const err = await respondNode
       .execute({ config: { headers } as never, input: [], ctx: fakeCtx({ webhook }) })
       .catch((e) => e);
-    const why = "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
+    const why =
+      "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
     expect(err).toMatchObject({
       code: "config_invalid",
       message: `config.headers.Set-Cookie: a flow cannot set the Set-Cookie header: ${why}; config.headers.content-security-policy: a flow cannot set the content-security-policy header: ${why}`,
@@ -47,14 +48,17 @@ describe("webhook.respond", () => {
     expect(sent).toEqual([]);
   });
 
-  it("refuses an impossible status", async () => {
-    const { webhook } = responder();
-    const err = await respondNode
-      .execute({ config: { status: 99 } as never, input: [], ctx: fakeCtx({ webhook }) })
-      .catch((e) => e);
-    expect(err).toMatchObject({
-      code: "config_invalid",
-      message: "config.status: Too small: expected number to be >=100",
-    });
+  it("refuses an impossible or informational (1xx) status", async () => {
+    for (const status of [99, 101]) {
+      const { webhook } = responder();
+      const err = await respondNode
+        .execute({ config: { status } as never, input: [], ctx: fakeCtx({ webhook }) })
+        .catch((e) => e);
+      expect(err).toMatchObject({
+        code: "config_invalid",
+        message:
+          "config.status: a webhook answer's status must be 200–599: an informational (1xx) status would make the client or a proxy take the next answer on the connection for this one",
+      });
+    }
   });
 });

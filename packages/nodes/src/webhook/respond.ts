@@ -22,11 +22,33 @@ export const forbiddenResponseHeaders: ReadonlySet<string> = new Set([
   "cross-origin-resource-policy",
   "access-control-allow-credentials",
   "permissions-policy",
-  // Framing is the server's: it sets the length of the body it sends.
+  // Reporting policies are cached for the whole origin: they would send the app's URLs elsewhere.
+  "nel",
+  "report-to",
+  "reporting-endpoints",
+  // Framing and the connection are the server's: it sets the length of the body it sends, and a
+  // protocol switch or hop-by-hop header would let a proxy treat the connection differently.
   "content-length",
   "transfer-encoding",
   "connection",
+  "keep-alive",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
 ]);
+
+/**
+ * Statuses a webhook answer may have. An informational (1xx) status is an interim answer: the client
+ * (or a proxy sharing the connection) would take the next answer on the connection as this request's,
+ * and 101 announces a protocol switch, so a flow answers with a final status only.
+ */
+export function responseStatusAllowed(status: unknown): status is number {
+  return typeof status === "number" && Number.isInteger(status) && status >= 200 && status <= 599;
+}
+
+const statusMessage =
+  "a webhook answer's status must be 200–599: an informational (1xx) status would make the client or a proxy take the next answer on the connection for this one";
 
 /** Whether a flow may set this response header (names compare case-insensitively). */
 export function responseHeaderAllowed(name: string): boolean {
@@ -59,7 +81,13 @@ export const respondNode = defineNode({
   icon: "reply",
   ports: ["main"],
   config: z.object({
-    status: z.number().int().min(100).max(599).default(200).describe("HTTP status code"),
+    status: z
+      .number()
+      .int()
+      .min(200, statusMessage)
+      .max(599, statusMessage)
+      .default(200)
+      .describe("HTTP status code (200–599)"),
     headers: responseHeaders,
     body: z
       .unknown()

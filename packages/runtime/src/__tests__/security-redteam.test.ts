@@ -7,7 +7,9 @@
  * not start a sandbox thread each.
  */
 import { readFileSync } from "node:fs";
-import { MAX_CONCURRENT_SANDBOXES, sandboxStats } from "@switchyard/nodes";
+import net from "node:net";
+import { validateFlow } from "@switchyard/engine";
+import { MAX_CONCURRENT_SANDBOXES, registry, sandboxStats } from "@switchyard/nodes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestHost } from "./test-host";
 
@@ -128,4 +130,90 @@ describe("code sandboxes under a burst of sync webhooks (red team, #18)", () => 
     // Each sandbox is a thread, and one spare is kept booted.
     expect(most - before).toBeLessThanOrEqual(MAX_CONCURRENT_SANDBOXES + 4);
   }, 60_000);
+});
+
+const answerFlow = (path: string, respond: Record<string, unknown>) => ({
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path, methods: ["GET"], responseMode: "sync" } },
+    { id: "respond", type: "webhook.respond", config: respond },
+  ],
+  edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
+});
+
+/** The status line and headers of the first answer on a raw connection that sends two requests. */
+async function firstAnswer(url: string, path: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), "127.0.0.1", () =>
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /hooks/none HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      ),
+    );
+    let buf = "";
+    socket.on("data", (d) => {
+      buf += d.toString();
+      if (buf.includes("\r\n\r\n")) {
+        socket.destroy();
+        resolve(buf.slice(0, buf.indexOf("\r\n\r\n")));
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+describe("webhook answers keep the connection and the origin the server's (red team, #18)", () => {
+  let t: Awaited<ReturnType<typeof startTestHost>>;
+  beforeAll(async () => {
+    t = await startTestHost();
+    const flows = {
+      status: answerFlow("status", { status: "=$number(trigger.query.s)", body: "ok" }),
+      headers: answerFlow("headers", {
+        headers: `={"NEL": '{"report_to":"x","max_age":31536000,"success_fraction":1}', "Report-To": '{"group":"x","max_age":31536000,"endpoints":[{"url":"https://evil.example/r"}]}', "Reporting-Endpoints": 'x="https://evil.example/r"', "Upgrade": "websocket", "X-Ok": "1"}`,
+        body: "ok",
+      }),
+    };
+    for (const [name, definition] of Object.entries(flows)) {
+      const { id } = await t.host.flows.create({ name, definition });
+      await t.host.control.setActive(id, true);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("refuses a respond node with an informational status or reporting and upgrade headers at save, naming node and field", () => {
+    const definition = answerFlow("x", {
+      status: 101,
+      headers: { NEL: "{}", "Report-To": "{}", Upgrade: "websocket" },
+      body: "ok",
+    });
+    expect(validateFlow(definition, registry).map((p) => `${p.nodeId} ${p.field}: ${p.message}`)).toEqual([
+      expect.stringMatching(/^respond status: .*a webhook answer's status must be 200–599/),
+      expect.stringMatching(/^respond headers\.NEL: .*a flow cannot set the NEL header/),
+      expect.stringMatching(/^respond headers\.Report-To: .*a flow cannot set the Report-To header/),
+      expect.stringMatching(/^respond headers\.Upgrade: .*a flow cannot set the Upgrade header/),
+    ]);
+  });
+
+  for (const s of [100, 101, 103]) {
+    it(`never answers with the interim status ${s} a request chose through a status expression`, async () => {
+      expect(await firstAnswer(t.url, `/hooks/status?s=${s}`)).toMatch(/^HTTP\/1\.1 500 /);
+    });
+  }
+
+  it("fails a run whose answer sets reporting-policy or upgrade headers through an expression, and sends none of them", async () => {
+    const res = await fetch(`${t.url}/hooks/headers`);
+    expect(res.status).toBe(500);
+    for (const name of ["nel", "report-to", "reporting-endpoints", "upgrade"])
+      expect(res.headers.get(name), name).toBeNull();
+    const row = t.host.db.sql
+      .prepare(`SELECT status, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
+      .get(res.headers.get("x-switchyard-run-id")) as {
+      status: string;
+      errorNodeId: string;
+      errorMessage: string;
+    };
+    expect(row).toMatchObject({ status: "failed", errorNodeId: "respond" });
+    expect(row.errorMessage).toContain("a flow cannot set the NEL header");
+  });
 });

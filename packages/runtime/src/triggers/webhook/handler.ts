@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { responseHeaderAllowed } from "@switchyard/nodes";
+import { responseHeaderAllowed, responseStatusAllowed } from "@switchyard/nodes";
 import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
 import { HttpInputError, pairsToRecord, parseBody, readBody, setOwn } from "./body";
@@ -155,6 +155,11 @@ export function createWebhookHandler(deps: WebhookDeps) {
           });
           return;
         }
+      }
+      if (!responseStatusAllowed(response.status)) {
+        // Refused by webhook.respond's schema too; an interim (1xx) answer would desynchronise the connection.
+        sendJson(res, 500, { error: { code: "invalid_response", message: "the flow answered with a status outside 200–599", runId } });
+        return;
       }
       const isText = typeof response.body === "string";
       const text = isText ? (response.body as string) : JSON.stringify(response.body ?? null);
