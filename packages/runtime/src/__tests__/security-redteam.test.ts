@@ -217,3 +217,58 @@ describe("webhook answers keep the connection and the origin the server's (red t
     expect(row.errorMessage).toContain("a flow cannot set the NEL header");
   });
 });
+
+/** Resident memory of this process, in MB. */
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) / 1024;
+
+describe("a small request fanned out into many items (red team, #18)", () => {
+  let t: Awaited<ReturnType<typeof startTestHost>>;
+  beforeAll(async () => {
+    t = await startTestHost();
+    // Each item of the split carries the whole request body: items × body is quadratic in the request.
+    const definition = {
+      nodes: [
+        { id: "hook", type: "trigger.webhook", config: { path: "fan", responseMode: "sync" } },
+        { id: "split", type: "flow.split", config: { path: "body.list" } },
+        {
+          id: "set",
+          type: "data.set",
+          config: { fields: [{ name: "request", value: "=trigger.body" }], keepOnlySet: true },
+        },
+        { id: "respond", type: "webhook.respond", config: { status: 200, body: "={'n': $count(items)}" } },
+      ],
+      edges: [
+        { from: { node: "hook", port: "main" }, to: { node: "split", port: "main" } },
+        { from: { node: "split", port: "main" }, to: { node: "set", port: "main" } },
+        { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+      ],
+    };
+    const { id } = await t.host.flows.create({ name: "fan", definition });
+    await t.host.control.setActive(id, true);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("records a run whose 1 500 items each repeat a 600 kB request body (900 MB as one text) without building that text: RSS grows by less than 200 MB", async () => {
+    const before = rssMb();
+    let most = before;
+    const sample = setInterval(() => {
+      most = Math.max(most, rssMb());
+    }, 10);
+    const list = Array.from({ length: 1500 }, () => ({ c: "x".repeat(390) }));
+    const res = await fetch(`${t.url}/hooks/fan`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ list }),
+    });
+    clearInterval(sample);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ n: 1500 });
+    expect(most - before).toBeLessThan(200);
+    const step = t.host.db.sql
+      .prepare(`SELECT output FROM "Step" WHERE runId = ? AND nodeId = 'set'`)
+      .get(res.headers.get("x-switchyard-run-id")) as { output: string } | undefined;
+    expect(JSON.parse(step?.output ?? "null")).toMatchObject({ __truncated: true, atLeast: true });
+  }, 60_000);
+});

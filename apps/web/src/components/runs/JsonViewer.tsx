@@ -17,19 +17,26 @@ async function copy(value: unknown) {
   await navigator.clipboard?.writeText(typeof value === "string" ? value : JSON.stringify(value, null, 2));
 }
 
-function isTruncated(v: unknown): v is { __truncated: true; originalChars: number; preview: string } {
+function isTruncated(
+  v: unknown,
+): v is { __truncated: true; originalChars: number; atLeast?: boolean; preview: string } {
   return typeof v === "object" && v !== null && (v as { __truncated?: unknown }).__truncated === true;
 }
 
-function TruncatedNotice({ value }: { value: { originalChars: number; preview: string } }) {
+function TruncatedNotice({
+  value,
+}: {
+  value: { originalChars: number; atLeast?: boolean; preview: string };
+}) {
   return (
     <div
       data-testid="json-truncated"
       className="rounded-md border border-amber-300 bg-amber-50 p-2 text-xs dark:border-amber-800 dark:bg-amber-950"
     >
       <p className="font-medium text-amber-900 dark:text-amber-200">
-        Truncated: this field was {value.originalChars.toLocaleString()} characters (over 4 MiB) and was not
-        stored in full. First {value.preview.length.toLocaleString()} characters:
+        Truncated: this field was {value.atLeast ? "more than " : ""}
+        {value.originalChars.toLocaleString()} characters (over 4 MiB) and was not stored in full. First{" "}
+        {value.preview.length.toLocaleString()} characters:
       </p>
       <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all font-mono text-[11px]">
         {value.preview}
