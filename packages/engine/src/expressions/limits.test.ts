@@ -137,6 +137,34 @@ describe("growth and work limits", () => {
     expect(await ev.evaluate('$toMillis("2024-01-15", "[Y0001]-[M01]-[D01]")', {})).toBe(1705276800000);
   });
 
+  it("refuses a picture longer than 1000 characters before JSONata analyses it, for every picture built-in", async () => {
+    // 40 kB of grouping separators took 6 s in one uninterruptible call before the bound.
+    const picture = `0${",0".repeat(20_000)}`;
+    for (const [src, name] of [
+      ["$formatNumber(1, p)", "formatNumber"],
+      ["$formatInteger(1, p)", "formatInteger"],
+      ["$parseInteger('1', p)", "parseInteger"],
+      ["$fromMillis(0, '[Y' & p & ']')", "fromMillis"],
+    ] as const) {
+      const err = await rejected(ev.evaluate(src, { p: picture }));
+      expect(err, src).toBeInstanceOf(ExpressionLimitError);
+      expect(err.message, src).toMatch(new RegExp(`^\\$${name} picture of \\d+ characters is longer than 1000`));
+    }
+    expect(await ev.evaluate('$formatNumber(1234.5, "#,##0.00")', {})).toBe("1,234.50");
+    expect(await ev.evaluate('$formatInteger(42, "w")', {})).toBe("forty-two");
+    expect(await ev.evaluate('$fromMillis(0, "[Y0001]-[M01]-[D01]")', {})).toBe("1970-01-01");
+  });
+
+  it("refuses URL encoding and case mapping whose worst-case result would pass maxStringLength", async () => {
+    const small = createExpressionEvaluator({ maxStringLength: 9_000 });
+    for (const src of ["$encodeUrl(s)", "$encodeUrlComponent(s)", "$uppercase(s)", "$lowercase(s)"]) {
+      const err = await rejected(small.evaluate(src, { s: "€".repeat(3_001) }));
+      expect(err, src).toBeInstanceOf(ExpressionLimitError);
+    }
+    expect(await small.evaluate("$encodeUrlComponent(s)", { s: "€ b" })).toBe("%E2%82%AC%20b");
+    expect(await small.evaluate("$uppercase(s)", { s: "straße" })).toBe("STRASSE");
+  });
+
   it("counts evaluation steps, not only wall-clock time", async () => {
     const small = createExpressionEvaluator({ maxSteps: 1000, timeoutMs: 60_000 });
     const err = await rejected(small.evaluate("$sum($map([1..1000], function($v){ $v * 2 }))", {}));
