@@ -66,18 +66,17 @@ describe("a built-in's host implementation never reaches an expression (red team
     expect(await res.json()).toEqual({ v: null });
   });
 
-  it("fails a two-million-step loop through $eval's implementation on a forged environment at once, while another webhook is answered", async () => {
-    const started = Date.now();
+  it("fails a two-million-step loop through $eval's implementation on a forged environment before it starts, while another webhook is answered", async () => {
     const bad = post("loop", { n: 2_000_000 });
     const good = await post("ok", { n: 41 });
     expect(await good.json()).toEqual({ v: 42 });
     const badRes = await bad;
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(badRes.status).toBe(500);
     expect(run(badRes.headers.get("x-switchyard-run-id")!)).toEqual({
       status: "failed",
       errorCode: "expression_failed",
       errorNodeId: "set",
+      // No implementation was there to invoke: not one step of the loop ran.
       errorMessage: expect.stringContaining("Attempted to invoke a non-function"),
     });
   }, 30_000);
