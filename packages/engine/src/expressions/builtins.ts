@@ -4,7 +4,9 @@
  * parameter names (partial application reads them) and delegates to the original when the input is
  * within bounds.
  */
-import jsonata from "jsonata";
+import type jsonata from "jsonata";
+import { registerArgumentGuards } from "./builtins-guards";
+import { type Native, original } from "./builtins-original";
 import {
   type ExpressionLimits,
   ExpressionLimitError,
@@ -12,55 +14,6 @@ import {
   tooLongArray,
   tooLongString,
 } from "./limits";
-
-type Native = (this: unknown, ...args: unknown[]) => unknown;
-const wrapped = [
-  "string",
-  "join",
-  "split",
-  "replace",
-  "sort",
-  "distinct",
-  "length",
-  "substring",
-  "toMillis",
-  "formatNumber",
-  "formatInteger",
-  "parseInteger",
-  "fromMillis",
-  "encodeUrl",
-  "encodeUrlComponent",
-  "uppercase",
-  "lowercase",
-];
-
-/**
- * JSONata analyses a picture string in quadratic time in one native call (a 40 kB `$formatNumber`
- * picture took 6 s): real pictures are a few dozen characters.
- */
-export const MAX_PICTURE_CHARS = 1000;
-
-function checkPicture(name: string, picture: unknown): void {
-  const text = typeof picture === "string" ? picture : picture && typeof picture === "object" ? JSON.stringify(picture) : "";
-  if (text.length > MAX_PICTURE_CHARS)
-    throw new ExpressionLimitError(
-      `$${name} picture of ${text.length} characters is longer than ${MAX_PICTURE_CHARS} (pictures are checked before they are analysed)`,
-    );
-}
-
-// JSONata exposes its built-ins only through evaluation, which is async: fetched once, on first use.
-let originals: Promise<Record<string, Native>> | undefined;
-function original(name: string): Promise<Native> {
-  originals ??= (async () => {
-    const out: Record<string, Native> = {};
-    for (const n of wrapped) {
-      const fn = (await jsonata(`$${n}`).evaluate({})) as { implementation: Native };
-      out[n] = fn.implementation;
-    }
-    return out;
-  })();
-  return originals.then((o) => o[name]!);
-}
 
 const surrogate = /[\uD800-\uDFFF]/;
 
@@ -239,86 +192,7 @@ export function registerBoundedBuiltins(
     "<s-s?:n>",
   );
 
-  // Pictures and options are bounded before JSONata analyses them. Parameter names are spelled out:
-  // partial application reads them from the function's source.
-  fn(
-    "formatNumber",
-    async function formatNumber(this: unknown, value, picture, options) {
-      checkPicture("formatNumber", picture);
-      checkPicture("formatNumber", options);
-      return (await original("formatNumber")).call(this, value, picture, options);
-    },
-    "<n-so?:s>",
-  );
-  fn(
-    "formatInteger",
-    async function formatInteger(this: unknown, value, picture) {
-      checkPicture("formatInteger", picture);
-      return (await original("formatInteger")).call(this, value, picture);
-    },
-    "<n-s:s>",
-  );
-  fn(
-    "parseInteger",
-    async function parseInteger(this: unknown, value, picture) {
-      checkPicture("parseInteger", picture);
-      return (await original("parseInteger")).call(this, value, picture);
-    },
-    "<s-s:n>",
-  );
-  fn(
-    "fromMillis",
-    async function fromMillis(this: unknown, millis, picture, timezone) {
-      checkPicture("fromMillis", picture);
-      checkPicture("fromMillis", timezone);
-      return (await original("fromMillis")).call(this, millis, picture, timezone);
-    },
-    "<n-s?s?:s>",
-  );
-
-  // One character can become up to 9 (`€` → `%E2%82%AC`) or 3 (case mappings) in one native call: the
-  // result's worst case is checked before it is built.
-  const growing = (name: string, factor: number) =>
-    async function grow(this: unknown, str: unknown) {
-      if (typeof str === "string" && str.length * factor > maxStr) throw tooLongString(str.length * factor, limits);
-      return (await original(name)).call(this, str);
-    };
-  fn("encodeUrl", growing("encodeUrl", 9), "<s-:s>");
-  fn("encodeUrlComponent", growing("encodeUrlComponent", 9), "<s-:s>");
-  fn("uppercase", growing("uppercase", 3), "<s-:s>");
-  fn("lowercase", growing("lowercase", 3), "<s-:s>");
-
-  // JSONata's own $spread takes a built-in's function object apart like data, handing out its host
-  // `implementation`; functions stay opaque here, as $keys and path lookups already treat them.
-  fn(
-    "spread",
-    function spread(arg) {
-      if (isFunctionValue(arg) || arg === null || typeof arg !== "object") return arg;
-      const out: unknown[] & { sequence?: boolean } = [];
-      out.sequence = true;
-      const visit = (v: unknown) => {
-        if (Array.isArray(v)) for (const e of v) visit(e);
-        else if (v !== null && typeof v === "object" && !isFunctionValue(v)) {
-          for (const k of Object.keys(v)) {
-            const one: Record<string, unknown> = Object.create(null);
-            one[k] = (v as Record<string, unknown>)[k];
-            out.push(one);
-          }
-        } else if (v !== undefined) out.push(v);
-      };
-      visit(arg);
-      return out;
-    },
-    "<x-:a<o>>",
-  );
-}
-
-/** A JSONata lambda, a built-in's function object, or a host function. */
-export function isFunctionValue(v: unknown): boolean {
-  return (
-    typeof v === "function" ||
-    (v !== null && typeof v === "object" && ("_jsonata_lambda" in v || "_jsonata_function" in v))
-  );
+  registerArgumentGuards(fn, limits);
 }
 
 function binomial(n: number, k: number): number {

@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { rejected } from "../__tests__/rejected";
 import { NodeError } from "../errors";
 import { checkExpressionSyntax, createExpressionEvaluator, ExpressionLimitError } from "./evaluator";
 import { resolveConfig } from "./resolve";
 
-interface Caught extends Error {
-  code?: string;
-  jsonataCode?: string;
-  nodeId?: string;
-  field?: string;
-}
-/** What a promise rejected with; fails the test if it did not reject. */
-async function rejected(p: Promise<unknown>): Promise<Caught> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Caught;
-  }
-  throw new Error("expected a rejection");
-}
 
 const scope = {
   item: { name: "Ada", n: 2, tags: ["x", "y"] },

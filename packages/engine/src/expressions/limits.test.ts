@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { rejected } from "../__tests__/rejected";
 import { NodeError } from "../errors";
 import { checkExpressionSyntax, createExpressionEvaluator, ExpressionLimitError } from "./evaluator";
 import { resolveConfig } from "./resolve";
 
-interface Caught extends Error {
-  code?: string;
-  retryable?: boolean;
-  nodeId?: string;
-  field?: string;
-}
-async function rejected(p: Promise<unknown>): Promise<Caught> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Caught;
-  }
-  throw new Error("expected a rejection");
-}
 
 const ev = createExpressionEvaluator();
 const evil = { s: `${"a".repeat(40)}!` };

@@ -5,22 +5,11 @@
  * process grows by less than the stated bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestHost } from "./test-host";
+import { activateFlows, postHook, runOutcome, setFieldFlow, startTestHost } from "./test-host";
 
 /** What one bad request may add to the process's resident memory. */
 const RSS_BOUND_MB = 200;
 
-const flowFor = (path: string, value: string) => ({
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path, responseMode: "sync" } },
-    { id: "set", type: "data.set", config: { fields: [{ name: "v", value }], keepOnlySet: true } },
-    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
-  ],
-  edges: [
-    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
-    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
-  ],
-});
 
 describe("an expression that would stall or bloat the server", () => {
   let t: Awaited<ReturnType<typeof startTestHost>>;
@@ -28,32 +17,21 @@ describe("an expression that would stall or bloat the server", () => {
     t = await startTestHost();
     const flows = {
       // V8's backtracking engine needs 2^n steps for `^(a+)+$` on n a's and a "!".
-      regex: flowFor("regex", "=$contains(item.body.s, /^(a+)+$/)"),
-      grow: flowFor(
+      regex: setFieldFlow("regex", "=$contains(item.body.s, /^(a+)+$/)"),
+      grow: setFieldFlow(
         "grow",
         "=($f := function($s, $n){ $n = 0 ? $s : $f($s & $s, $n - 1) }; $f(item.body.s, 40))",
       ),
-      ok: flowFor("ok", "=item.body.n + 1"),
+      ok: setFieldFlow("ok", "=item.body.n + 1"),
     };
-    for (const [name, definition] of Object.entries(flows)) {
-      const { id } = await t.host.flows.create({ name, definition });
-      await t.host.control.setActive(id, true);
-    }
+    await activateFlows(t.host, flows);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const post = (path: string, body: unknown) =>
-    fetch(`${t.url}/hooks/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  const run = (runId: string) =>
-    t.host.db.sql
-      .prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
-      .get(runId);
+  const post = (hookPath: string, body: unknown) => postHook(t.url, hookPath, body);
+  const run = (runId: string) => runOutcome(t.host, runId);
 
   /** Sends the bad request, then a good one without waiting; both must be answered. */
   async function badThenGood(path: string, body: unknown) {

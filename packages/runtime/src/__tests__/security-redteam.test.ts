@@ -11,19 +11,8 @@ import net from "node:net";
 import { validateFlow } from "@switchyard/engine";
 import { MAX_CONCURRENT_SANDBOXES, registry, sandboxStats } from "@switchyard/nodes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestHost } from "./test-host";
+import { activateFlows, postHook, runOutcome, setFieldFlow, startTestHost } from "./test-host";
 
-const flowFor = (path: string, value: string) => ({
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path, responseMode: "sync" } },
-    { id: "set", type: "data.set", config: { fields: [{ name: "v", value }], keepOnlySet: true } },
-    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
-  ],
-  edges: [
-    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
-    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
-  ],
-});
 
 /** $eval's host implementation, called on an object whose `environment` carries none of the evaluator's hooks. */
 const forgedEval =
@@ -36,29 +25,18 @@ describe("a built-in's host implementation never reaches an expression (red team
   beforeAll(async () => {
     t = await startTestHost();
     const flows = {
-      impl: flowFor("impl", "=$type($spread([$string]).implementation)"),
-      loop: flowFor("loop", forgedEval),
-      ok: flowFor("ok", "=item.body.n + 1"),
+      impl: setFieldFlow("impl", "=$type($spread([$string]).implementation)"),
+      loop: setFieldFlow("loop", forgedEval),
+      ok: setFieldFlow("ok", "=item.body.n + 1"),
     };
-    for (const [name, definition] of Object.entries(flows)) {
-      const { id } = await t.host.flows.create({ name, definition });
-      await t.host.control.setActive(id, true);
-    }
+    await activateFlows(t.host, flows);
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const post = (path: string, body: unknown) =>
-    fetch(`${t.url}/hooks/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  const run = (runId: string) =>
-    t.host.db.sql
-      .prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
-      .get(runId);
+  const post = (hookPath: string, body: unknown) => postHook(t.url, hookPath, body);
+  const run = (runId: string) => runOutcome(t.host, runId);
 
   it("gives $spread of an array holding $string no implementation to return", async () => {
     const res = await post("impl", {});
@@ -171,10 +149,7 @@ describe("webhook answers keep the connection and the origin the server's (red t
         body: "ok",
       }),
     };
-    for (const [name, definition] of Object.entries(flows)) {
-      const { id } = await t.host.flows.create({ name, definition });
-      await t.host.control.setActive(id, true);
-    }
+    await activateFlows(t.host, flows);
   });
   afterAll(async () => {
     await t.close();

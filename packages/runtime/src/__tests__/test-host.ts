@@ -37,3 +37,36 @@ export async function waitForRun(host: Host, runId: string, timeoutMs = 10_000) 
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A sync webhook at /hooks/<path> → data.set (`v` = value, nothing else kept) → respond with the item. */
+export const setFieldFlow = (hookPath: string, value: string) => ({
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path: hookPath, responseMode: "sync" } },
+    { id: "set", type: "data.set", config: { fields: [{ name: "v", value }], keepOnlySet: true } },
+    { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
+  ],
+  edges: [
+    { from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } },
+    { from: { node: "set", port: "main" }, to: { node: "respond", port: "main" } },
+  ],
+});
+
+/** Creates and activates one flow per entry, named after its key. */
+export async function activateFlows(host: Host, flows: Record<string, unknown>): Promise<void> {
+  for (const [name, definition] of Object.entries(flows)) {
+    const { id } = await host.flows.create({ name, definition });
+    await host.control.setActive(id, true);
+  }
+}
+
+/** POSTs a JSON body to /hooks/<path>. */
+export const postHook = (baseUrl: string, hookPath: string, body: unknown) =>
+  fetch(`${baseUrl}/hooks/${hookPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+/** How a run ended, as the run row records it. */
+export const runOutcome = (host: Host, runId: string) =>
+  host.db.sql.prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`).get(runId);
