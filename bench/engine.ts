@@ -11,7 +11,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyMigrations, openRawDatabase } from "../packages/db/src/index";
-import { compileGraph, FlowDefinition, InMemoryStepStore, type NodeContext, runFlow, type StepStore } from "../packages/engine/src/index";
+import {
+  compileGraph,
+  FlowDefinition,
+  InMemoryStepStore,
+  type NodeContext,
+  runFlow,
+  type StepStore,
+} from "../packages/engine/src/index";
 import { registry } from "../packages/nodes/src/index";
 import { createSqliteStepStore } from "../packages/runtime/src/runs/sqlite-step-store";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
@@ -29,7 +36,10 @@ function linearFlow(n: number) {
   const edges: Record<string, unknown>[] = [];
   for (let i = 0; i < n; i++) {
     nodes.push({ id: `n${i}`, type: "flow.noop" });
-    edges.push({ from: { node: i === 0 ? "t" : `n${i - 1}`, port: "main" }, to: { node: `n${i}`, port: "main" } });
+    edges.push({
+      from: { node: i === 0 ? "t" : `n${i - 1}`, port: "main" },
+      to: { node: `n${i}`, port: "main" },
+    });
   }
   return FlowDefinition.parse({ nodes, edges, settings: { maxRunMs: 600_000 } });
 }
@@ -66,12 +76,20 @@ async function stepsPerSecond(label: string, key: string, store: () => StepStore
 
 async function queueThroughput() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "sy-bench-"));
-  const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir, SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
+  const host = await createHost(
+    parseConfig({ SWITCHYARD_DATA_DIR: dir, SWITCHYARD_SMTP_PORT: "0" }),
+    createLogger("silent"),
+    { seed: false },
+  );
   await host.start();
   const { id } = await host.flows.create({
     name: "3 nodes",
     definition: {
-      nodes: [{ id: "t", type: "trigger.manual" }, { id: "a", type: "flow.noop" }, { id: "b", type: "flow.noop" }],
+      nodes: [
+        { id: "t", type: "trigger.manual" },
+        { id: "a", type: "flow.noop" },
+        { id: "b", type: "flow.noop" },
+      ],
       edges: [
         { from: { node: "t", port: "main" }, to: { node: "a", port: "main" } },
         { from: { node: "a", port: "main" }, to: { node: "b", port: "main" } },
@@ -85,26 +103,34 @@ async function queueThroughput() {
       if (++done === QUEUE_RUNS) resolve();
     }),
   );
-  await Promise.all(Array.from({ length: QUEUE_RUNS }, (_, i) => host.control.startRun(id, { payload: { i } })));
+  await Promise.all(
+    Array.from({ length: QUEUE_RUNS }, (_, i) => host.control.startRun(id, { payload: { i } })),
+  );
   const admitted = performance.now();
   await finished;
   const secs = (performance.now() - started) / 1000;
-  const ok = (host.db.sql.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`).get() as { n: number }).n;
+  const ok = (
+    host.db.sql.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`).get() as { n: number }
+  ).n;
   const stepRows = (host.db.sql.prepare(`SELECT COUNT(*) n FROM "Step"`).get() as { n: number }).n;
   console.log(
-    `queue: ${QUEUE_RUNS} runs of a 3-node flow   ${(QUEUE_RUNS / secs).toFixed(0)} runs/s end to end   admission ${((admitted - started) / QUEUE_RUNS * 1000).toFixed(0)} µs/run   succeeded ${ok}, step rows ${stepRows}`,
+    `queue: ${QUEUE_RUNS} runs of a 3-node flow   ${(QUEUE_RUNS / secs).toFixed(0)} runs/s end to end   admission ${(((admitted - started) / QUEUE_RUNS) * 1000).toFixed(0)} µs/run   succeeded ${ok}, step rows ${stepRows}`,
   );
   await host.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
+);
 await stepsPerSecond("100-node linear, in memory", "memory", () => new InMemoryStepStore());
 const dir = mkdtempSync(path.join(os.tmpdir(), "sy-bench-steps-"));
 const db = openRawDatabase(path.join(dir, "steps.db"));
 applyMigrations(db);
 db.prepare(`INSERT INTO "Flow" (id, name, updatedAt) VALUES ('bench', 'bench', '2026-01-01')`).run();
-const insertRun = db.prepare(`INSERT INTO "Run" (id, flowId, flowVersion, channel, triggerPayload) VALUES (?, 'bench', 1, 'manual', '{}')`);
+const insertRun = db.prepare(
+  `INSERT INTO "Run" (id, flowId, flowVersion, channel, triggerPayload) VALUES (?, 'bench', 1, 'manual', '{}')`,
+);
 for (let r = 0; r < RUNS; r++) insertRun.run(`persisted-${r}`);
 await stepsPerSecond("100-node linear, persisted", "persisted", () => createSqliteStepStore(db));
 db.close();

@@ -24,7 +24,10 @@ const VOCAB = (
   "schedule report summary digest account bank reconcile tax accountant holiday closure staff intern training " +
   "safety cutter laminator ink cartridge colour profile coated uncoated courier pickup shelf notification sms"
 ).split(" ");
-const NAMES = "Maya Sam Jordan Dev Rosa Ken Priya Leo Angela Tom Hana Marcus Olivia Raj Ellen Carlos Nina Greg".split(" ");
+const NAMES =
+  "Maya Sam Jordan Dev Rosa Ken Priya Leo Angela Tom Hana Marcus Olivia Raj Ellen Carlos Nina Greg".split(
+    " ",
+  );
 const KINDS = ["memory", "memory", "memory", "transcript", "person", "profile"] as const;
 const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
 
@@ -81,13 +84,18 @@ try {
       await tools[1]!.execute({ query: queryText(), namespace: "global", mode });
       times.push(performance.now() - s);
     }
-    rows[`memory_hybrid_search mode=${mode}`] = { p50_ms: pct(times, 50).toFixed(2), p99_ms: pct(times, 99).toFixed(2) };
+    rows[`memory_hybrid_search mode=${mode}`] = {
+      p50_ms: pct(times, 50).toFixed(2),
+      p99_ms: pct(times, 99).toFixed(2),
+    };
   }
 
   console.log(
     `memory-speed: ${N} items, node ${process.version}, ${cpus().length} cpus, vectors ${memory.vectorBackend}, embedder ${memory.reader.status().embedderId}`,
   );
-  console.log(`ingest: ${ingestSeconds.toFixed(1)} s, ${Math.round(N / ingestSeconds)} items/s (embedding + FTS + vectors, 1000 per transaction)`);
+  console.log(
+    `ingest: ${ingestSeconds.toFixed(1)} s, ${Math.round(N / ingestSeconds)} items/s (embedding + FTS + vectors, 1000 per transaction)`,
+  );
   console.table(rows);
   console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {

@@ -15,12 +15,20 @@ import { createHost, createLogger, parseConfig } from "../packages/runtime/src/i
 import { rssMb, startSwitchyard, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "20" }, top: { type: "string", default: "30" } },
+  options: {
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "20" },
+    top: { type: "string", default: "30" },
+  },
 });
 
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-profile-"));
 const dataDir = path.join(work, "switchyard");
-const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
+const host = await createHost(
+  parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }),
+  createLogger("silent"),
+  { seed: false },
+);
 await host.control.setActive((await host.flows.create({ name: "W2", definition: w2 })).id, true);
 await host.close();
 
@@ -31,7 +39,14 @@ const cpuMs = () => {
   return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime in clock ticks (USER_HZ = 100)
 };
 const drive = (seconds: number) =>
-  autocannon({ url: `${target.url}/hooks/w2`, method: "POST", headers: { "content-type": "application/json" }, body: '{"n":41}', connections: Number(values.connections), duration: seconds });
+  autocannon({
+    url: `${target.url}/hooks/w2`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"n":41}',
+    connections: Number(values.connections),
+    duration: seconds,
+  });
 await drive(3);
 const before = cpuMs();
 let peak = 0;
@@ -41,8 +56,12 @@ clearInterval(sampler);
 const used = cpuMs() - before;
 await target.stop();
 
-console.log(`${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
-console.log(`server CPU ${((used * 1000) / r.requests.total).toFixed(0)} µs per request, peak RSS ${peak.toFixed(0)} MB`);
+console.log(
+  `${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`,
+);
+console.log(
+  `server CPU ${((used * 1000) / r.requests.total).toFixed(0)} µs per request, peak RSS ${peak.toFixed(0)} MB`,
+);
 
 // Self and inclusive time per function of the main thread's profile.
 const file = readdirSync(profDir)
@@ -54,7 +73,11 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
-const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(file, "utf8")) as {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+};
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -76,7 +99,8 @@ profile.samples.forEach((id, i) => {
 });
 const show = (title: string, m: Map<string, number>) => {
   console.log(`\n${title}`);
-  for (const [name, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${name}`);
+  for (const [name, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+    console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${name}`);
 };
 show("self time", self);
 show("inclusive time", inclusive);

@@ -10,7 +10,17 @@ import { fileURLToPath } from "node:url";
 export const w2 = {
   nodes: [
     { id: "hook", type: "trigger.webhook", config: { path: "w2", responseMode: "sync" } },
-    { id: "set", type: "data.set", config: { fields: [{ name: "ok", value: "=true" }, { name: "n", value: "=item.body.n + 1" }], keepOnlySet: true } },
+    {
+      id: "set",
+      type: "data.set",
+      config: {
+        fields: [
+          { name: "ok", value: "=true" },
+          { name: "n", value: "=item.body.n + 1" },
+        ],
+        keepOnlySet: true,
+      },
+    },
     { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
   ],
   edges: [
@@ -47,7 +57,9 @@ function waitForLine(child: ChildProcess, re: RegExp, what: string): Promise<Reg
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${out.slice(-2000)}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`${what} exited (${code}) before it was ready:\n${out.slice(-2000)}`)),
+    );
   });
 }
 
@@ -86,18 +98,38 @@ export async function startRaw(): Promise<Target> {
  */
 export async function startDurableFloor(dbFile: string, flowId: string): Promise<Target> {
   const sqlite = createRequire(path.join(root, "packages/db/package.json")).resolve("better-sqlite3");
-  const child = spawn(process.execPath, [path.join(here, "durable-floor.mjs"), dbFile, flowId, sqlite], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(here, "durable-floor.mjs"), dbFile, flowId, sqlite], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const m = await waitForLine(child, /durable floor listening on (\d+)/, "durable floor");
   return { name: "durable floor", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
-export async function startSwitchyard(dataDir: string, nodeArgs: string[] = [], checkout = root, name = "Switchyard"): Promise<Target> {
+export async function startSwitchyard(
+  dataDir: string,
+  nodeArgs: string[] = [],
+  checkout = root,
+  name = "Switchyard",
+): Promise<Target> {
   // Measured as deployed: the precompiled runtime (the worker says which code it runs).
-  execFileSync(process.execPath, [path.join(checkout, "packages/runtime/scripts/build-dist.mjs")], { stdio: "inherit" });
-  const child = spawn(process.execPath, [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), "worker"], {
-    env: { ...process.env, SWITCHYARD_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
+  execFileSync(process.execPath, [path.join(checkout, "packages/runtime/scripts/build-dist.mjs")], {
+    stdio: "inherit",
   });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), "worker"],
+    {
+      env: {
+        ...process.env,
+        SWITCHYARD_DATA_DIR: dataDir,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        SWITCHYARD_SMTP_PORT: "0",
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const m = await waitForLine(child, /listening on [\d.]+:(\d+) \(([^)]+)\)/, "switchyard worker");
   if (m[2] !== "precompiled") throw new Error(`the worker runs ${m[2]}, not the precompiled runtime`);
   return { name, url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
@@ -108,9 +140,13 @@ export async function startSwitchyard(dataDir: string, nodeArgs: string[] = [], 
  * cost is measured against its parent inside one interleaved run rather than across noisy minutes.
  */
 export function baselineCheckout(ref: string): { dir: string; sha: string } {
-  const sha = execFileSync("git", ["rev-parse", "--short", `${ref}^{commit}`], { cwd: root, encoding: "utf8" }).trim();
+  const sha = execFileSync("git", ["rev-parse", "--short", `${ref}^{commit}`], {
+    cwd: root,
+    encoding: "utf8",
+  }).trim();
   const dir = path.join(root, "bench/.cache", `baseline-${sha}`);
-  if (!existsSync(dir)) execFileSync("git", ["worktree", "add", "--detach", dir, sha], { cwd: root, stdio: "inherit" });
+  if (!existsSync(dir))
+    execFileSync("git", ["worktree", "add", "--detach", dir, sha], { cwd: root, stdio: "inherit" });
   execFileSync(process.execPath, [path.join(dir, "scripts/bootstrap.mjs")], { cwd: dir, stdio: "inherit" });
   return { dir, sha };
 }
@@ -134,40 +170,75 @@ export async function startNodeRed(workDir: string): Promise<Target> {
   if (!existsSync(bin)) {
     mkdirSync(install, { recursive: true });
     console.log(`installing node-red@${NODE_RED_VERSION} into bench/.cache (one time)…`);
-    execFileSync("npm", ["install", "--prefix", install, "--no-audit", "--no-fund", "--loglevel=error", `node-red@${NODE_RED_VERSION}`], {
-      stdio: "inherit",
-    });
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        install,
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `node-red@${NODE_RED_VERSION}`,
+      ],
+      {
+        stdio: "inherit",
+      },
+    );
   }
   const userDir = path.join(workDir, "node-red");
   mkdirSync(userDir, { recursive: true });
   const flows = [
     { id: "tab", type: "tab", label: "bench" },
     { id: "in2", type: "http in", z: "tab", url: "/w2", method: "post", wires: [["fn2"]] },
-    { id: "fn2", type: "function", z: "tab", func: "msg.payload = { ok: true, n: (msg.payload.n || 0) + 1 };\nreturn msg;", outputs: 1, wires: [["out2"]] },
+    {
+      id: "fn2",
+      type: "function",
+      z: "tab",
+      func: "msg.payload = { ok: true, n: (msg.payload.n || 0) + 1 };\nreturn msg;",
+      outputs: 1,
+      wires: [["out2"]],
+    },
     { id: "out2", type: "http response", z: "tab", wires: [] },
     { id: "in1", type: "http in", z: "tab", url: "/w1", method: "post", wires: [["out1"]] },
     { id: "out1", type: "http response", z: "tab", wires: [] },
   ];
   writeFileSync(path.join(userDir, "flows.json"), JSON.stringify(flows));
-  writeFileSync(path.join(userDir, "settings.js"), `module.exports = { uiHost: "127.0.0.1", flowFile: "flows.json", logging: { console: { level: "warn" } }, editorTheme: { tours: false } };`);
+  writeFileSync(
+    path.join(userDir, "settings.js"),
+    `module.exports = { uiHost: "127.0.0.1", flowFile: "flows.json", logging: { console: { level: "warn" } }, editorTheme: { tours: false } };`,
+  );
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, "--userDir", userDir, "--port", String(port), "--settings", path.join(userDir, "settings.js")], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_RED_ENABLE_PROJECTS: "false" },
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, "--userDir", userDir, "--port", String(port), "--settings", path.join(userDir, "settings.js")],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_RED_ENABLE_PROJECTS: "false" },
+    },
+  );
   // Node-RED prints its URL once the flows are started.
   // Ready when the flow answers (its log level is warn, so there is no "started" line to wait for).
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`node-red exited (${child.exitCode}) before it was ready`);
-    const ok = await fetch(`http://127.0.0.1:${port}/w1`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+    const ok = await fetch(`http://127.0.0.1:${port}/w1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    })
       .then((r) => r.ok)
       .catch(() => false);
     if (ok) break;
     if (Date.now() > deadline) throw new Error("node-red did not answer within 60 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { name: `Node-RED ${NODE_RED_VERSION}`, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: stopper(child) };
+  return {
+    name: `Node-RED ${NODE_RED_VERSION}`,
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: stopper(child),
+  };
 }
 
 /** Resident memory of a process in MB (Linux /proc). */

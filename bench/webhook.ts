@@ -18,7 +18,17 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { openRawDatabase } from "../packages/db/src/index";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { baselineCheckout, rssMb, startDurableFloor, startNodeRed, startRaw, startSwitchyard, type Target, w1, w2 } from "./webhook-targets";
+import {
+  baselineCheckout,
+  rssMb,
+  startDurableFloor,
+  startNodeRed,
+  startRaw,
+  startSwitchyard,
+  type Target,
+  w1,
+  w2,
+} from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -74,14 +84,25 @@ const dataDir = path.join(work, "switchyard");
 const floorDb = path.join(work, "floor", "floor.db");
 {
   // The floor writes into a copy of Switchyard's schema (same indexes and foreign keys), flow included.
-  const floor = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: path.dirname(floorDb), SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
+  const floor = await createHost(
+    parseConfig({ SWITCHYARD_DATA_DIR: path.dirname(floorDb), SWITCHYARD_SMTP_PORT: "0" }),
+    createLogger("silent"),
+    { seed: false },
+  );
   const { id } = await floor.flows.create({ name: "W2", definition: w2 });
   await floor.close();
   floorFlowId = id;
 }
 {
-  const host = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }), createLogger("silent"), { seed: false });
-  for (const [name, def] of [["W2", w2], ["W1", w1]] as const) {
+  const host = await createHost(
+    parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }),
+    createLogger("silent"),
+    { seed: false },
+  );
+  for (const [name, def] of [
+    ["W2", w2],
+    ["W1", w1],
+  ] as const) {
     const { id } = await host.flows.create({ name, definition: def });
     await host.control.setActive(id, true);
   }
@@ -95,14 +116,24 @@ if (baseline) cpSync(dataDir, baselineDir, { recursive: true });
 
 const targets: { t: Target; paths: Record<string, string> }[] = [];
 targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" } });
-targets.push({ t: await startDurableFloor(path.join(path.dirname(floorDb), "switchyard.db"), floorFlowId), paths: { W2: "/", W1: "/" } });
+targets.push({
+  t: await startDurableFloor(path.join(path.dirname(floorDb), "switchyard.db"), floorFlowId),
+  paths: { W2: "/", W1: "/" },
+});
 targets.push({ t: await startSwitchyard(dataDir), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
 if (baseline)
-  targets.push({ t: await startSwitchyard(baselineDir, [], baseline.dir, `Switchyard @${baseline.sha}`), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
+  targets.push({
+    t: await startSwitchyard(baselineDir, [], baseline.dir, `Switchyard @${baseline.sha}`),
+    paths: { W2: "/hooks/w2", W1: "/hooks/w1" },
+  });
 if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" } });
 
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`);
-console.log(`autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved\n`);
+console.log(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`,
+);
+console.log(
+  `autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved\n`,
+);
 
 const results = new Map<string, Sample[]>();
 let switchyardOk = 0;
@@ -131,17 +162,22 @@ for (const [key, samples] of results) {
   );
 }
 console.log(rows.join("\n"));
-const rps = (flow: string, c: number, name: string) => median((results.get(`${flow} c=${c} ${name}`) ?? []).map((s) => s.rps));
+const rps = (flow: string, c: number, name: string) =>
+  median((results.get(`${flow} c=${c} ${name}`) ?? []).map((s) => s.rps));
 for (const flow of ["W2", "W1"]) {
   const sy = rps(flow, 20, "Switchyard");
   console.log(`\n${flow} c=20: Switchyard/raw = ${(sy / rps(flow, 20, "raw node:http")).toFixed(2)}`);
-  console.log(`${flow} c=20: durable floor/raw = ${(rps(flow, 20, "durable floor") / rps(flow, 20, "raw node:http")).toFixed(2)}, Switchyard/durable floor = ${(sy / rps(flow, 20, "durable floor")).toFixed(2)}`);
+  console.log(
+    `${flow} c=20: durable floor/raw = ${(rps(flow, 20, "durable floor") / rps(flow, 20, "raw node:http")).toFixed(2)}, Switchyard/durable floor = ${(sy / rps(flow, 20, "durable floor")).toFixed(2)}`,
+  );
   const nr = targets.find((x) => x.t.name.startsWith("Node-RED"));
   if (nr) console.log(`${flow} c=20: Switchyard/Node-RED = ${(sy / rps(flow, 20, nr.t.name)).toFixed(2)}`);
   if (baseline) {
     for (const c of [20, 1]) {
       const base = rps(flow, c, `Switchyard @${baseline.sha}`);
-      console.log(`${flow} c=${c}: Switchyard/Switchyard @${baseline.sha} = ${(rps(flow, c, "Switchyard") / base).toFixed(3)}`);
+      console.log(
+        `${flow} c=${c}: Switchyard/Switchyard @${baseline.sha} = ${(rps(flow, c, "Switchyard") / base).toFixed(3)}`,
+      );
     }
   }
 }
@@ -149,10 +185,22 @@ for (const flow of ["W2", "W1"]) {
 for (const { t } of targets) await t.stop();
 const db = openRawDatabase(path.join(dataDir, "switchyard.db"));
 const runs = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`).get() as { n: number }).n;
-const unfinished = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`).get() as { n: number }).n;
-const stepless = (db.prepare(`SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`).get() as { n: number }).n;
+const unfinished = (
+  db
+    .prepare(
+      `SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`,
+    )
+    .get() as { n: number }
+).n;
+const stepless = (
+  db
+    .prepare(`SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`)
+    .get() as { n: number }
+).n;
 db.close();
-console.log(`\npersistence: ${switchyardOk} measured 2xx (plus warm-up) → ${runs} succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps`);
+console.log(
+  `\npersistence: ${switchyardOk} measured 2xx (plus warm-up) → ${runs} succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps`,
+);
 
 // Issue 12, acceptance 2, for W2 at c=20 (medians; peak RSS over every sample).
 const w2Samples = results.get("W2 c=20 Switchyard") ?? [];
@@ -162,12 +210,21 @@ const vsRaw = rps("W2", 20, "Switchyard") / rps("W2", 20, "raw node:http");
 const p99 = median(w2Samples.map((s) => s.p99));
 const peak = Math.max(...w2Samples.map((s) => s.rss));
 const verdicts: [string, boolean | undefined, string][] = [
-  ["≥ 1.2× Node-RED", vsNodeRed === undefined ? undefined : vsNodeRed >= 1.2, vsNodeRed?.toFixed(2) ?? "run with --node-red"],
+  [
+    "≥ 1.2× Node-RED",
+    vsNodeRed === undefined ? undefined : vsNodeRed >= 1.2,
+    vsNodeRed?.toFixed(2) ?? "run with --node-red",
+  ],
   ["≥ 0.25× raw node:http", vsRaw >= 0.25, vsRaw.toFixed(2)],
   ["p99 ≤ 20 ms", p99 <= 20, `${p99} ms`],
   ["RSS ≤ 200 MB", peak <= 200, `${peak.toFixed(0)} MB`],
-  ["every run persisted with its steps", runs >= switchyardOk && unfinished === 0 && stepless === 0, `${runs} runs for ${switchyardOk} answers`],
+  [
+    "every run persisted with its steps",
+    runs >= switchyardOk && unfinished === 0 && stepless === 0,
+    `${runs} runs for ${switchyardOk} answers`,
+  ],
 ];
 console.log("\nacceptance 2 (W2, c=20):");
-for (const [what, ok, value] of verdicts) console.log(`  ${ok === undefined ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`);
+for (const [what, ok, value] of verdicts)
+  console.log(`  ${ok === undefined ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`);
 rmSync(work, { recursive: true, force: true });

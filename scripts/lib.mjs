@@ -6,7 +6,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const pnpmVersion = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).packageManager.split("@")[1];
+export const pnpmVersion = JSON.parse(
+  readFileSync(path.join(root, "package.json"), "utf8"),
+).packageManager.split("@")[1];
 const toolsDir = path.join(root, ".tools");
 const toolsBin = path.join(toolsDir, "node_modules", ".bin");
 
@@ -26,7 +28,13 @@ export function childEnv(extra = {}) {
 }
 
 export function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: childEnv(opts.env), ...opts, shell: false });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: childEnv(opts.env),
+    ...opts,
+    shell: false,
+  });
   if (r.error) throw r.error;
   if (r.status !== 0) {
     console.error(`\n✗ ${cmd} ${args.join(" ")} failed (exit ${r.status ?? r.signal})`);
@@ -63,14 +71,28 @@ export function ensurePnpm() {
   if (existsSync(marker) && JSON.parse(readFileSync(marker, "utf8")).version === pnpmVersion) return;
   step(`installing pnpm ${pnpmVersion} into .tools/`);
   mkdirSync(toolsDir, { recursive: true });
-  run("npm", ["install", "--prefix", toolsDir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", `pnpm@${pnpmVersion}`]);
+  run("npm", [
+    "install",
+    "--prefix",
+    toolsDir,
+    "--no-save",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `pnpm@${pnpmVersion}`,
+  ]);
 }
 
 /** Installs dependencies and generates the Prisma client only when their inputs changed. */
 export function ensureInstalled() {
   ensurePnpm();
-  const manifests = ["package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "apps/web/package.json",
-    ...["engine", "nodes", "agent", "memory", "db", "runtime"].map((p) => `packages/${p}/package.json`)];
+  const manifests = [
+    "package.json",
+    "pnpm-lock.yaml",
+    "pnpm-workspace.yaml",
+    "apps/web/package.json",
+    ...["engine", "nodes", "agent", "memory", "db", "runtime"].map((p) => `packages/${p}/package.json`),
+  ];
   const installHash = hashFiles(manifests);
   if (!existsSync(path.join(root, "node_modules")) || !stampIsCurrent("install", installHash)) {
     step("installing dependencies (first time takes about 2 minutes: better-sqlite3 compiles from source)");
@@ -81,7 +103,15 @@ export function ensureInstalled() {
   const client = path.join(root, "packages/db/src/generated/prisma/client.ts");
   if (!existsSync(client) || !stampIsCurrent("prisma", schemaHash)) {
     step("generating the Prisma client");
-    run("pnpm", ["--filter", "@switchyard/db", "exec", "prisma", "generate", "--schema", "../../prisma/schema.prisma"]);
+    run("pnpm", [
+      "--filter",
+      "@switchyard/db",
+      "exec",
+      "prisma",
+      "generate",
+      "--schema",
+      "../../prisma/schema.prisma",
+    ]);
     writeStamp("prisma", schemaHash);
   }
 }

@@ -5,7 +5,13 @@ import { childEnv, ensureInstalled, root, run, step } from "./lib.mjs";
 
 ensureInstalled();
 step("building the web app (skipped when nothing changed) and the precompiled runtime");
-run("turbo", ["run", "build", "--filter=@switchyard/web", "--filter=@switchyard/runtime", "--output-logs=errors-only"]);
+run("turbo", [
+  "run",
+  "build",
+  "--filter=@switchyard/web",
+  "--filter=@switchyard/runtime",
+  "--output-logs=errors-only",
+]);
 step("starting Switchyard");
 const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "start"], {
   cwd: root,

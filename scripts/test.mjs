@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit + integration tests in every package, then browser tests.
+// `npm test`: lint and format check, typecheck, unit + integration tests in every package, then browser tests.
 // `npm test -- --repeat N`: the unit and integration tests N times in a row (each in fresh processes), to
 // catch tests that pass or fail by timing before they land; `--only runtime,web` limits the repeats.
 import { ensureChromium } from "./ensure-chromium.mjs";
@@ -7,15 +7,17 @@ import { ensureInstalled, run, step } from "./lib.mjs";
 const { repeat, only } = parseArgs(process.argv.slice(2));
 
 ensureInstalled();
-step("lint");
-run("biome", ["lint", "."]);
+step("lint and format (biome check: run `npm run format` to fix formatting)");
+run("biome", ["check", "."]);
 step("typecheck");
 run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
 step("precompiling the runtime (the CLI tests run it like production does)");
 run("turbo", ["run", "build", "--filter=@switchyard/runtime", "--output-logs=errors-only"]);
 const filters = only.map((p) => `--filter=@switchyard/${p}`);
 for (let i = 1; i <= repeat; i++) {
-  step(`unit and integration tests (${only.length ? only.join(", ") : "every package"})${repeat > 1 ? `, round ${i} of ${repeat}` : ""}`);
+  step(
+    `unit and integration tests (${only.length ? only.join(", ") : "every package"})${repeat > 1 ? `, round ${i} of ${repeat}` : ""}`,
+  );
   run("turbo", ["run", "test", "--concurrency=1", ...filters]);
 }
 step("browser tests (Playwright + Debian chromium)");

@@ -26,7 +26,9 @@ function walk(dir: string, prefix = ""): { routes: string[]; pages: string[] } {
 const PUBLIC_ROUTES = ["/api/health"];
 const PUBLIC_PAGES = ["/setup", "/signin"];
 
-test("every route handler and page refuses an anonymous visitor, except the documented ones", async ({ request }) => {
+test("every route handler and page refuses an anonymous visitor, except the documented ones", async ({
+  request,
+}) => {
   const { routes, pages } = walk(appDir);
   expect(routes.length).toBeGreaterThanOrEqual(4);
   expect(pages.length).toBeGreaterThanOrEqual(10);
@@ -35,7 +37,10 @@ test("every route handler and page refuses an anonymous visitor, except the docu
   try {
     for (const route of routes) {
       const url = `${server.url}${route.replace("/api/trpc/sample-id", "/api/trpc/flow.list")}`;
-      const res = await request.fetch(url, { method: route.includes("import") ? "POST" : "GET", maxRedirects: 0 });
+      const res = await request.fetch(url, {
+        method: route.includes("import") ? "POST" : "GET",
+        maxRedirects: 0,
+      });
       if (PUBLIC_ROUTES.includes(route)) expect(res.status(), route).toBe(200);
       else expect([401, 403], `${route} answered ${res.status()}`).toContain(res.status());
     }

@@ -116,7 +116,10 @@ test.describe("accounts", () => {
       const res = await page.goto(`${server.url}/runs?status=failed`);
       await expect(page).toHaveURL(/\/signin\?next=%2Fruns%3Fstatus%3Dfailed$/);
       // The security headers of next.config.ts still reach the pages behind the proxy.
-      expect(res?.headers()).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff" });
+      expect(res?.headers()).toMatchObject({
+        "x-frame-options": "DENY",
+        "x-content-type-options": "nosniff",
+      });
       await signIn(page, e2eOwner.email, e2eOwner.password);
       await expect(page).toHaveURL(/\/runs\?status=failed$/);
     } finally {
@@ -190,7 +193,9 @@ test.describe("accounts", () => {
       await expect(vp.getByTestId("user-menu").getByRole("link", { name: "Users" })).toHaveCount(0);
       await vp.getByLabel("New flow name").fill("Not allowed");
       await vp.getByRole("button", { name: "Create flow" }).click();
-      await expect(vp.getByRole("alert").filter({ hasText: "only owners and editors can do this" })).toBeVisible();
+      await expect(
+        vp.getByRole("alert").filter({ hasText: "only owners and editors can do this" }),
+      ).toBeVisible();
       await vera.close();
     } finally {
       await server.stop();

@@ -28,7 +28,14 @@ test("setup → sign in → credential → http.request run: the secret never re
   const dir = tempDataDir();
   const server = await startServer(dir, {}, { setupOwner: false });
   const bodies: Promise<string>[] = [];
-  page.on("response", (r) => bodies.push(r.body().then((b) => b.toString("utf8"), () => "")));
+  page.on("response", (r) =>
+    bodies.push(
+      r.body().then(
+        (b) => b.toString("utf8"),
+        () => "",
+      ),
+    ),
+  );
   try {
     await page.goto(`${server.url}/flows`);
     await expect(page).toHaveURL(/\/setup$/);
@@ -55,7 +62,9 @@ test("setup → sign in → credential → http.request run: the secret never re
     await form.getByLabel("Token").fill(SECRET);
     await form.getByLabel("Allowed hosts").fill("127.0.0.1");
     await form.getByRole("button", { name: "Save credential" }).click();
-    await expect(page.getByRole("region", { name: "New credential" }).getByRole("status")).toContainText("Saved “CRM token”");
+    await expect(page.getByRole("region", { name: "New credential" }).getByRole("status")).toContainText(
+      "Saved “CRM token”",
+    );
 
     // The test process signs in as the same owner to build the flow over tRPC.
     await ensureOwner(server.url, owner);
@@ -65,21 +74,36 @@ test("setup → sign in → credential → http.request run: the secret never re
     const definition = {
       nodes: [
         { id: "start", type: "trigger.manual", position: { x: 0, y: 0 } },
-        { id: "crm", type: "http.request", config: { url: upstreamUrl, auth: { type: "bearer", credentialId } }, position: { x: 260, y: 0 } },
+        {
+          id: "crm",
+          type: "http.request",
+          config: { url: upstreamUrl, auth: { type: "bearer", credentialId } },
+          position: { x: 260, y: 0 },
+        },
       ],
       edges: [{ from: { node: "start", port: "main" }, to: { node: "crm", port: "main" } }],
     };
-    const { id } = await trpc<{ id: string }>(server.url, "flow.create", { name: "Look up customer", definition }, "mutation");
+    const { id } = await trpc<{ id: string }>(
+      server.url,
+      "flow.create",
+      { name: "Look up customer", definition },
+      "mutation",
+    );
 
     // Run it from the editor.
     await page.goto(`${server.url}/flows/${id}`);
     await page.getByRole("button", { name: "Run", exact: true }).click();
-    await expect(page.locator(".react-flow__node[data-id='crm']").getByTestId("node-status")).toHaveText(/succeeded/i, {
-      timeout: 20_000,
-    });
+    await expect(page.locator(".react-flow__node[data-id='crm']").getByTestId("node-status")).toHaveText(
+      /succeeded/i,
+      {
+        timeout: 20_000,
+      },
+    );
     expect(seenAuth).toContain(`Bearer ${SECRET}`);
 
-    const runs = await trpc<{ runs: { id: string; status: string }[] }>(server.url, "run.list", { flowId: id });
+    const runs = await trpc<{ runs: { id: string; status: string }[] }>(server.url, "run.list", {
+      flowId: id,
+    });
     expect(runs.runs[0]?.status).toBe("succeeded");
     const run = await trpc<unknown>(server.url, "run.get", { id: runs.runs[0]!.id });
     expect(JSON.stringify(run)).toContain("Ada");
@@ -88,7 +112,10 @@ test("setup → sign in → credential → http.request run: the secret never re
     await page.goto(`${server.url}/runs/${runs.runs[0]!.id}`);
     await expect(page.getByText("succeeded").first()).toBeVisible();
     expect(await page.content()).not.toContain(SECRET);
-    await testInfo.attach("run-page", { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+    await testInfo.attach("run-page", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
     for (const body of await Promise.all(bodies)) expect(body).not.toContain(SECRET);
   } finally {
     await server.stop();

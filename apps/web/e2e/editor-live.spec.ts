@@ -11,14 +11,27 @@ const shared = sharedServer();
 test.use({ viewport: { width: 1600, height: 900 } });
 
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
-const n = (id: string, type: string, x: number, config: Record<string, unknown>) => ({ id, type, typeVersion: 1, name: id, config, position: { x, y: 200 }, onError: "stop" });
+const n = (id: string, type: string, x: number, config: Record<string, unknown>) => ({
+  id,
+  type,
+  typeVersion: 1,
+  name: id,
+  config,
+  position: { x, y: 200 },
+  onError: "stop",
+});
 
 /** webhook (sync) → data.set → webhook.respond, on a path unique to the test. */
 function hookFlow(path: string) {
   return {
     nodes: [
       n("hook", "trigger.webhook", 0, { path, responseMode: "sync" }),
-      n("set", "data.set", 320, { fields: [{ name: "greeting", value: "='Hello ' & item.body.name" }, { name: "doubled", value: "=item.body.n * 2" }] }),
+      n("set", "data.set", 320, {
+        fields: [
+          { name: "greeting", value: "='Hello ' & item.body.name" },
+          { name: "doubled", value: "=item.body.n * 2" },
+        ],
+      }),
       n("respond", "webhook.respond", 640, { status: 201 }),
     ],
     edges: [
@@ -31,7 +44,18 @@ function hookFlow(path: string) {
 
 /** POSTs JSON with the real curl binary, as someone outside the app would; returns status and body. */
 async function curl(url: string, body: unknown): Promise<{ status: number; body: string }> {
-  const { stdout } = await run("curl", ["-sS", "-X", "POST", "-H", "content-type: application/json", "-d", JSON.stringify(body), "-w", "\n%{http_code}", url]);
+  const { stdout } = await run("curl", [
+    "-sS",
+    "-X",
+    "POST",
+    "-H",
+    "content-type: application/json",
+    "-d",
+    JSON.stringify(body),
+    "-w",
+    "\n%{http_code}",
+    url,
+  ]);
   const at = stdout.lastIndexOf("\n");
   return { status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) };
 }
@@ -46,9 +70,16 @@ async function shot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
 }
 
-test("[3] a webhook called with curl shows up live in the open editor: step statuses and each node's output", async ({ page }, testInfo) => {
+test("[3] a webhook called with curl shows up live in the open editor: step statuses and each node's output", async ({
+  page,
+}, testInfo) => {
   const path = `live/${testInfo.testId}`;
-  const { id } = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: "Live webhook", definition: hookFlow(path) }, "mutation");
+  const { id } = await trpc<{ id: string }>(
+    shared.server.url,
+    "flow.create",
+    { name: "Live webhook", definition: hookFlow(path) },
+    "mutation",
+  );
   await openEditor(page, id);
   await expect(page.getByTestId("live-run")).toHaveCount(0);
 
@@ -58,13 +89,21 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
 
   const answer = await curl(`${shared.server.url}/hooks/${path}`, { name: "Ada", n: 21 });
   expect(answer.status).toBe(201);
-  expect(JSON.parse(answer.body)).toMatchObject({ body: { name: "Ada", n: 21 }, greeting: "Hello Ada", doubled: 42 });
+  expect(JSON.parse(answer.body)).toMatchObject({
+    body: { name: "Ada", n: 21 },
+    greeting: "Hello Ada",
+    doubled: 42,
+  });
 
   // The editor picks the run up by itself: nothing was clicked since activating.
-  for (const nid of ["hook", "set", "respond"]) await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded", { timeout: 15_000 });
+  for (const nid of ["hook", "set", "respond"])
+    await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded", { timeout: 15_000 });
   const indicator = page.getByTestId("live-run");
   await expect(indicator).toHaveAttribute("data-status", "succeeded");
-  const runs = await trpc<{ runs: { id: string; channel: string }[] }>(shared.server.url, "run.list", { flowId: id, limit: 1 });
+  const runs = await trpc<{ runs: { id: string; channel: string }[] }>(shared.server.url, "run.list", {
+    flowId: id,
+    limit: 1,
+  });
   expect(runs.runs[0]?.channel).toBe("webhook");
   await expect(indicator).toHaveAttribute("href", `/runs/${runs.runs[0]?.id}`);
 
@@ -92,12 +131,19 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   await expect(request).toContainText('name: "Grace"');
 });
 
-test("[listen] a test event sent with curl appears in the webhook panel and becomes the payload Run sends", async ({ page }, testInfo) => {
+test("[listen] a test event sent with curl appears in the webhook panel and becomes the payload Run sends", async ({
+  page,
+}, testInfo) => {
   const path = `listen/${testInfo.testId}`;
   const def = hookFlow(path);
   // No Respond node: a manual run has no HTTP caller to answer.
   const flow = { ...def, nodes: def.nodes.slice(0, 2), edges: def.edges.slice(0, 1) };
-  const { id } = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: "Listen", definition: flow }, "mutation");
+  const { id } = await trpc<{ id: string }>(
+    shared.server.url,
+    "flow.create",
+    { name: "Listen", definition: flow },
+    "mutation",
+  );
   await openEditor(page, id);
   await node(page, "hook").click();
   const testUrl = `${shared.server.url}/hooks-test/${path}`;
@@ -109,7 +155,9 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   await expect(page.getByTestId("listen-waiting")).toContainText(testUrl);
   await shot(page, testInfo, "listening");
   // The bind happens on the server once the request lands; until then the URL still answers 404.
-  await expect.poll(async () => (await curl(testUrl, { name: "Linus", n: 5 })).status, { timeout: 10_000 }).toBe(200);
+  await expect
+    .poll(async () => (await curl(testUrl, { name: "Linus", n: 5 })).status, { timeout: 10_000 })
+    .toBe(200);
 
   const payload = page.getByTestId("test-event-payload");
   await expect(payload).toContainText('method: "POST"');
@@ -128,21 +176,40 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   // Run saves first, then sends the pinned payload: the Set node computes from the captured body.
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
-  const saved = await trpc<{ version: { definition: { nodes: { id: string; config: Record<string, unknown> }[] } } }>(shared.server.url, "flow.get", { id });
-  expect(saved.version.definition.nodes[0]?.config.samplePayload).toMatchObject({ method: "POST", body: { name: "Linus", n: 5 } });
+  const saved = await trpc<{
+    version: { definition: { nodes: { id: string; config: Record<string, unknown> }[] } };
+  }>(shared.server.url, "flow.get", { id });
+  expect(saved.version.definition.nodes[0]?.config.samplePayload).toMatchObject({
+    method: "POST",
+    body: { name: "Linus", n: 5 },
+  });
   await node(page, "set").click();
   await expect(page.getByTestId("node-run-output-main")).toContainText('greeting: "Hello Linus"');
   await expect(page.getByTestId("node-run-output-main")).toContainText("doubled: 10");
   await expect(page.getByTestId("live-run")).toHaveAttribute("data-status", "succeeded");
 });
 
-test("the flows list shows trigger health and the last run of active flows only", async ({ page }, testInfo) => {
+test("the flows list shows trigger health and the last run of active flows only", async ({
+  page,
+}, testInfo) => {
   const path = `list/${testInfo.testId}`;
-  const active = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: `Health active ${testInfo.testId}`, definition: hookFlow(path) }, "mutation");
+  const active = await trpc<{ id: string }>(
+    shared.server.url,
+    "flow.create",
+    { name: `Health active ${testInfo.testId}`, definition: hookFlow(path) },
+    "mutation",
+  );
   await trpc(shared.server.url, "flow.setActive", { id: active.id, active: true }, "mutation");
-  const idle = await trpc<{ id: string }>(shared.server.url, "flow.create", { name: `Health idle ${testInfo.testId}`, definition: hookFlow(`${path}-idle`) }, "mutation");
+  const idle = await trpc<{ id: string }>(
+    shared.server.url,
+    "flow.create",
+    { name: `Health idle ${testInfo.testId}`, definition: hookFlow(`${path}-idle`) },
+    "mutation",
+  );
   expect((await curl(`${shared.server.url}/hooks/${path}`, { name: "Edsger", n: 0 })).status).toBe(201);
-  const [last] = (await trpc<{ runs: { id: string }[] }>(shared.server.url, "run.list", { flowId: active.id, limit: 1 })).runs;
+  const [last] = (
+    await trpc<{ runs: { id: string }[] }>(shared.server.url, "run.list", { flowId: active.id, limit: 1 })
+  ).runs;
 
   await useSession(page, shared.server.url);
   await page.goto(`${shared.server.url}/flows`);
@@ -152,7 +219,10 @@ test("the flows list shows trigger health and the last run of active flows only"
   await expect(row.getByTestId("last-run")).toContainText("succeeded");
   await expect(row.getByTestId("last-run")).toHaveAttribute("href", `/runs/${last?.id}`);
   const idleRow = page.getByTestId("flow-row").filter({ hasText: `Health idle ${testInfo.testId}` });
-  await expect(idleRow.getByRole("link", { name: `Health idle ${testInfo.testId}` })).toHaveAttribute("href", `/flows/${idle.id}`);
+  await expect(idleRow.getByRole("link", { name: `Health idle ${testInfo.testId}` })).toHaveAttribute(
+    "href",
+    `/flows/${idle.id}`,
+  );
   await expect(idleRow).toContainText("Inactive");
   await expect(idleRow.getByTestId("trigger-health")).toHaveCount(0);
   await expect(idleRow.getByTestId("last-run")).toHaveCount(0);
@@ -163,5 +233,7 @@ test("the flows list shows trigger health and the last run of active flows only"
   await expect(row.getByRole("checkbox")).not.toBeChecked();
   await expect(row.getByTestId("trigger-health")).toHaveCount(0);
   await expect(row.getByTestId("last-run")).toHaveCount(0);
-  expect((await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id: active.id })).flow.active).toBe(false);
+  expect(
+    (await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id: active.id })).flow.active,
+  ).toBe(false);
 });

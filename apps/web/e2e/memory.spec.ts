@@ -33,7 +33,9 @@ test("a person adds, finds, edits around, imports and deletes memory", async ({ 
   await page.getByRole("radio", { name: "Semantic" }).check();
   await page.getByRole("button", { name: "Search", exact: true }).click();
   // Semantic scores are word-by-word relevance in (0, 1]: every query word matched ("approves" ~ "approver") is 1.00.
-  await expect(page.getByTestId("memory-hit-score").first()).toHaveText(/^score (0\.\d\d|1\.00) · semantic #1$/);
+  await expect(page.getByTestId("memory-hit-score").first()).toHaveText(
+    /^score (0\.\d\d|1\.00) · semantic #1$/,
+  );
 
   // Edit PROFILE.md.
   await page.getByLabel("Document").selectOption({ label: "PROFILE.md" });
@@ -45,12 +47,18 @@ test("a person adds, finds, edits around, imports and deletes memory", async ({ 
 
   // Import a small markdown file; progress reaches 100 %.
   const file = path.join(shared.dir, "courier.md");
-  writeFileSync(file, "---\ntags: [shipping]\n---\n# Courier pickups\nThe courier collects parcels at 4pm on weekdays.\n");
+  writeFileSync(
+    file,
+    "---\ntags: [shipping]\n---\n# Courier pickups\nThe courier collects parcels at 4pm on weekdays.\n",
+  );
   const importer = page.getByRole("region", { name: "Import", exact: true });
   await importer.getByLabel("File", { exact: true }).setInputFiles(file);
   await importer.getByRole("button", { name: "Import" }).click();
   await expect(page.getByTestId("job-percent")).toHaveText("100%");
-  await expect(page.getByRole("progressbar", { name: "Import courier.md" })).toHaveAttribute("aria-valuenow", "100");
+  await expect(page.getByRole("progressbar", { name: "Import courier.md" })).toHaveAttribute(
+    "aria-valuenow",
+    "100",
+  );
   await expect(page.getByTestId("job-progress")).toContainText("Imported: 1 added, 0 updated");
   await expect(items.getByTestId("memory-item-key")).toHaveText(["Courier pickups", "Refund approvals"]);
   await expect(items.getByTestId("memory-source").first()).toHaveText("upload:courier.md");

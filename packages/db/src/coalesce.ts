@@ -3,7 +3,10 @@
  * burst of identical lookups from being batched by Prisma into one query with more parameters than
  * SQLite accepts ("query parameter limit exceeded" at ~1000 concurrent findUnique calls).
  */
-export function coalesce<A extends unknown[], R>(key: (...args: A) => string, fn: (...args: A) => Promise<R>) {
+export function coalesce<A extends unknown[], R>(
+  key: (...args: A) => string,
+  fn: (...args: A) => Promise<R>,
+) {
   const inflight = new Map<string, Promise<R>>();
   return (...args: A): Promise<R> => {
     const k = key(...args);

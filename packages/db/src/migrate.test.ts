@@ -16,9 +16,9 @@ afterEach(() => {
 });
 
 function tableNames(db: ReturnType<typeof openRawDatabase>) {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 describe("applyMigrations", () => {
@@ -26,7 +26,9 @@ describe("applyMigrations", () => {
     const db = openRawDatabase(path.join(tempDir(), "a.db"));
     const result = applyMigrations(db);
     expect(result.applied).toEqual(readMigrations().map((m) => m.name));
-    expect(tableNames(db)).toEqual(expect.arrayContaining(["Flow", "FlowVersion", "Run", "Step", "_prisma_migrations"]));
+    expect(tableNames(db)).toEqual(
+      expect.arrayContaining(["Flow", "FlowVersion", "Run", "Step", "_prisma_migrations"]),
+    );
     expect(applyMigrations(db).applied).toEqual([]);
     db.close();
   });
@@ -54,11 +56,20 @@ describe("applyMigrations", () => {
     db.prepare(`INSERT INTO "Setting" (key, value, updatedAt) VALUES ('k', '"v"', '2026-01-01')`).run();
 
     mkdirSync(path.join(migDir, "29990101000000_add_note"));
-    writeFileSync(path.join(migDir, "29990101000000_add_note", "migration.sql"), `ALTER TABLE "Setting" ADD COLUMN "note" TEXT;`);
-    const result = applyMigrations(db, { dir: migDir, backupTo: (n) => path.join(work, `backup-before-${n}.db`) });
+    writeFileSync(
+      path.join(migDir, "29990101000000_add_note", "migration.sql"),
+      `ALTER TABLE "Setting" ADD COLUMN "note" TEXT;`,
+    );
+    const result = applyMigrations(db, {
+      dir: migDir,
+      backupTo: (n) => path.join(work, `backup-before-${n}.db`),
+    });
     expect(result.applied).toEqual(["29990101000000_add_note"]);
     expect(result.backupFile && existsSync(result.backupFile)).toBe(true);
-    expect(db.prepare(`SELECT value, note FROM "Setting" WHERE key='k'`).get()).toEqual({ value: '"v"', note: null });
+    expect(db.prepare(`SELECT value, note FROM "Setting" WHERE key='k'`).get()).toEqual({
+      value: '"v"',
+      note: null,
+    });
     db.close();
   });
 
@@ -69,7 +80,9 @@ describe("applyMigrations", () => {
     const db = openRawDatabase(path.join(work, "e.db"));
     applyMigrations(db, { dir: migDir });
     db.prepare(`INSERT INTO "Flow" (id, name, updatedAt) VALUES ('f', 'F', '2026-01-01')`).run();
-    db.prepare(`INSERT INTO "FlowVersion" (id, flowId, version, definition) VALUES ('v', 'f', 1, '{}')`).run();
+    db.prepare(
+      `INSERT INTO "FlowVersion" (id, flowId, version, definition) VALUES ('v', 'f', 1, '{}')`,
+    ).run();
     mkdirSync(path.join(migDir, "29990101000000_rebuild_flow"));
     writeFileSync(
       path.join(migDir, "29990101000000_rebuild_flow", "migration.sql"),

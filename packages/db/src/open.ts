@@ -30,7 +30,9 @@ export function openRawDatabase(file: string): Database.Database {
 
 export function openDatabase(file: string): DatabaseHandle {
   const sql = openRawDatabase(file);
-  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 }) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 }),
+  });
   return {
     prisma,
     sql,

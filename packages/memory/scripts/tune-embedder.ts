@@ -21,7 +21,8 @@ async function evaluate(embedder: Embedder, which: "tune" | "held" | "all", fusi
   try {
     await ingestQualitySet(memory);
     const out = {} as Scores;
-    for (const mode of ["lexical", "semantic", "balanced"] as const) out[mode] = await score(memory, mode, which);
+    for (const mode of ["lexical", "semantic", "balanced"] as const)
+      out[mode] = await score(memory, mode, which);
     return out;
   } finally {
     memory.close();

@@ -7,7 +7,10 @@ export type MemoryKind = z.infer<typeof memoryKind>;
 export const DEFAULT_NAMESPACE = "global";
 
 const nonEmpty = (field: string) =>
-  z.string({ error: `${field} cannot be empty` }).trim().min(1, { error: `${field} cannot be empty` });
+  z
+    .string({ error: `${field} cannot be empty` })
+    .trim()
+    .min(1, { error: `${field} cannot be empty` });
 
 /** What a person (UI, CLI, tRPC) submits to create an item. */
 export const itemInput = z.object({

@@ -16,7 +16,8 @@ setFlagsFromString("--liftoff-only");
 setFlagsFromString("--heap-growing-percent=50");
 
 process.env.NODE_ENV ??= "production";
-const dist = process.env.SWITCHYARD_FROM_SOURCE !== "1" ? freshDist(new URL("../dist/", import.meta.url)) : undefined;
+const dist =
+  process.env.SWITCHYARD_FROM_SOURCE !== "1" ? freshDist(new URL("../dist/", import.meta.url)) : undefined;
 if (dist) await import(dist.href);
 else {
   const { register } = await import("tsx/esm/api");

@@ -18,15 +18,28 @@ const plugin = {
   name: "switchyard-dist",
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.path.startsWith("@switchyard/") || args.path.startsWith("node:") || args.pluginData === "inner") return;
-      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "inner" });
+      if (
+        args.path.startsWith("@switchyard/") ||
+        args.path.startsWith("node:") ||
+        args.pluginData === "inner"
+      )
+        return;
+      const r = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: "inner",
+      });
       if (r.errors.length > 0 || !r.path.includes(`${path.sep}node_modules${path.sep}`)) return;
       return { path: r.path, external: true };
     });
     // `import.meta.url` keeps meaning "this source file": assets, migrations and agents are found next to it.
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await readFile(args.path, "utf8");
-      return { contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)), loader: "ts" };
+      return {
+        contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
+        loader: "ts",
+      };
     });
   },
 };
@@ -47,12 +60,17 @@ const result = await build({
   absWorkingDir: pkg,
   define: { "process.env.SWITCHYARD_BUNDLED": JSON.stringify("1") },
   // Bundled CommonJS-style `require` calls need a require function in an ES module.
-  banner: { js: "import { createRequire as __swCreateRequire } from 'node:module'; const require = __swCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __swCreateRequire } from 'node:module'; const require = __swCreateRequire(import.meta.url);",
+  },
 });
 const inputs = Object.keys(result.metafile.inputs)
   .filter((f) => !f.includes("node_modules"))
   .map((f) => path.resolve(pkg, f));
 // The lockfile pins the third-party paths the bundle imports.
 inputs.push(path.join(repo, "pnpm-lock.yaml"));
-await writeFile(path.join(outdir, "inputs.json"), JSON.stringify({ hash: hashInputs(inputs), inputs }, null, 1));
+await writeFile(
+  path.join(outdir, "inputs.json"),
+  JSON.stringify({ hash: hashInputs(inputs), inputs }, null, 1),
+);
 console.log(`dist/switchyard.mjs from ${inputs.length - 1} source files`);

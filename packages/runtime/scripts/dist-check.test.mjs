@@ -14,7 +14,10 @@ beforeEach(() => {
   distDir = pathToFileURL(`${dir}/`);
   source = path.join(dir, "a.ts");
   writeFileSync(source, "export const a = 1;\n");
-  writeFileSync(path.join(dir, "inputs.json"), JSON.stringify({ hash: hashInputs([source]), inputs: [source] }));
+  writeFileSync(
+    path.join(dir, "inputs.json"),
+    JSON.stringify({ hash: hashInputs([source]), inputs: [source] }),
+  );
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

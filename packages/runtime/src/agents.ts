@@ -59,11 +59,14 @@ export async function createAgentServices(o: {
     definitions,
     tools: [createHttpGetTool(o.http)],
     memory: { tools: createMemoryTools(o.memory), readUserFiles: () => readUserFiles(o.memory) },
-    provider: llm.success ? createOpenAiCompatibleProvider({ baseUrl: llm.data.baseUrl, apiKey, checkKeyHost }) : undefined,
+    provider: llm.success
+      ? createOpenAiCompatibleProvider({ baseUrl: llm.data.baseUrl, apiKey, checkKeyHost })
+      : undefined,
     modelForHint: (hint) => {
       if (!llm.success) return "";
       const model = llm.data.models[hint ?? "default"] ?? llm.data.models.default;
-      if (!model) throw new Error(`no model configured for hint '${hint ?? "default"}' — set it in Settings › Models`);
+      if (!model)
+        throw new Error(`no model configured for hint '${hint ?? "default"}' — set it in Settings › Models`);
       return model;
     },
     channelCeilings: ceilings.success ? ceilings.data : { ...DEFAULT_CHANNEL_CEILINGS },
@@ -71,6 +74,9 @@ export async function createAgentServices(o: {
     onTrace: o.onTrace,
     redact: apiKey ? [apiKey] : [],
   });
-  o.log.info({ agents: [...definitions.keys()], provider: llm.success ? llm.data.baseUrl : null }, "agents loaded");
+  o.log.info(
+    { agents: [...definitions.keys()], provider: llm.success ? llm.data.baseUrl : null },
+    "agents loaded",
+  );
   return { definitions, runner };
 }

@@ -4,7 +4,12 @@ import { parseConfig } from "./config";
 describe("parseConfig", () => {
   it("uses safe defaults when nothing is set", () => {
     const c = parseConfig({}, "/srv");
-    expect(c).toMatchObject({ dataDir: "/srv/data", port: 3000, host: "127.0.0.1", baseUrl: "http://127.0.0.1:3000" });
+    expect(c).toMatchObject({
+      dataDir: "/srv/data",
+      port: 3000,
+      host: "127.0.0.1",
+      baseUrl: "http://127.0.0.1:3000",
+    });
     expect(c.smtp).toEqual({ port: 2525, host: "127.0.0.1", domain: "localhost" });
   });
 
@@ -15,8 +20,12 @@ describe("parseConfig", () => {
   });
 
   it("refuses a port out of range and an unknown log level", () => {
-    expect(() => parseConfig({ SWITCHYARD_SMTP_PORT: "70000" })).toThrow(/^invalid environment variable SWITCHYARD_SMTP_PORT="70000"/);
-    expect(() => parseConfig({ LOG_LEVEL: "loud" })).toThrow(/^invalid environment variable LOG_LEVEL="loud"/);
+    expect(() => parseConfig({ SWITCHYARD_SMTP_PORT: "70000" })).toThrow(
+      /^invalid environment variable SWITCHYARD_SMTP_PORT="70000"/,
+    );
+    expect(() => parseConfig({ LOG_LEVEL: "loud" })).toThrow(
+      /^invalid environment variable LOG_LEVEL="loud"/,
+    );
   });
 
   it("treats empty variables as unset", () => {
@@ -24,7 +33,9 @@ describe("parseConfig", () => {
   });
 
   it("resolves the data dir against the working directory", () => {
-    expect(parseConfig({ SWITCHYARD_DATA_DIR: "x/y", PORT: "8080" }, "/a").dbFile).toBe("/a/x/y/switchyard.db");
+    expect(parseConfig({ SWITCHYARD_DATA_DIR: "x/y", PORT: "8080" }, "/a").dbFile).toBe(
+      "/a/x/y/switchyard.db",
+    );
   });
 });
 

@@ -42,7 +42,12 @@ export const envSchema = z.object({
     .describe("Public URL used in webhook links (default http://HOST:PORT)"),
   SWITCHYARD_ALLOWED_HOSTS: z
     .string()
-    .transform((v) => v.split(",").map((h) => h.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
     .pipe(
       z.array(
         z
@@ -52,7 +57,9 @@ export const envSchema = z.object({
       ),
     )
     .optional()
-    .describe("More host names the UI may be reached by (comma-separated; the base URL's host, localhost and IP addresses always are)"),
+    .describe(
+      "More host names the UI may be reached by (comma-separated; the base URL's host, localhost and IP addresses always are)",
+    ),
   SWITCHYARD_ENCRYPTION_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/=]{43,44}$/, "expected 32 bytes in base64")

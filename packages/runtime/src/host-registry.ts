@@ -22,5 +22,7 @@ export function setSharedPackages(packages: Record<SharedPackageName, unknown>):
 }
 
 export function getSharedPackage<T>(name: SharedPackageName): T | undefined {
-  return ((globalThis as Record<symbol, unknown>)[packagesKey] as Record<SharedPackageName, T> | undefined)?.[name];
+  return ((globalThis as Record<symbol, unknown>)[packagesKey] as Record<SharedPackageName, T> | undefined)?.[
+    name
+  ];
 }

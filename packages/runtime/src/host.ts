@@ -50,10 +50,12 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
     const migrated = applyMigrations(db.sql, {
       backupTo: (name) => path.join(config.dataDir, `switchyard.db.before-${name}.bak`),
     });
-    if (migrated.applied.length) log.info({ applied: migrated.applied, backup: migrated.backupFile }, "database migrated");
+    if (migrated.applied.length)
+      log.info({ applied: migrated.applied, backup: migrated.backupFile }, "database migrated");
     const flows = createFlowRepo(db.prisma);
     const settings = createSettingsRepo(db.prisma);
-    if (opts.seed !== false && (await seedFirstStart({ flows, settings }))) log.info("seeded the example flow");
+    if (opts.seed !== false && (await seedFirstStart({ flows, settings })))
+      log.info("seeded the example flow");
     const handle = db;
     const svc = await createServices({ config, log, db: handle, flows, settings });
     services = svc;

@@ -18,7 +18,12 @@ export const exampleFlow = {
       type: "data.set",
       typeVersion: 1,
       name: "Build greeting",
-      config: { fields: [{ name: "greeting", value: "=\"Hello, \" & ($exists(item.body.name) ? item.body.name : \"world\")" }], keepOnlySet: true },
+      config: {
+        fields: [
+          { name: "greeting", value: '="Hello, " & ($exists(item.body.name) ? item.body.name : "world")' },
+        ],
+        keepOnlySet: true,
+      },
       position: { x: 260, y: 0 },
       onError: "stop",
     },
@@ -47,7 +52,7 @@ export async function seedFirstStart(repos: { flows: FlowRepo; settings: Setting
   if (!firstStart) return false;
   const { id } = await repos.flows.create({
     name: "Hello webhook (example)",
-    description: "POST JSON like {\"name\": \"Ada\"} to /hooks/hello and get a greeting back.",
+    description: 'POST JSON like {"name": "Ada"} to /hooks/hello and get a greeting back.',
     definition: exampleFlow,
   });
   // Active from the start, so `curl -X POST localhost:3000/hooks/hello` answers on a fresh install.

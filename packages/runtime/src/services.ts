@@ -29,21 +29,31 @@ import { createWorker, type FinishRequest } from "./worker/worker";
  * Builds every long-lived part of the host from the database handle. Nothing listens or runs until
  * `start()`: commands like `migrate` build the host without starting it.
  */
-export async function createServices(o: { config: Config; log: Logger; db: DatabaseHandle; flows: FlowRepo; settings: SettingsRepo }) {
+export async function createServices(o: {
+  config: Config;
+  log: Logger;
+  db: DatabaseHandle;
+  flows: FlowRepo;
+  settings: SettingsRepo;
+}) {
   const { config, log, db } = o;
   const registry: NodeRegistry = nodeRegistry;
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
   // The SSRF allow-list is a setting: rebuilding the client on change takes effect for the next request.
-  let httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
+  let httpClient = createHttpClient({
+    allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
+  });
   // vetHost: the same guard for SMTP hosts (email.send), so it must survive this indirection too.
   const http: GuardedHttpClient = {
     request: (req) => httpClient.request(req),
     vetHost: (host, target) => httpClient.vetHost(host, target),
   };
   const reloadHttp = async () => {
-    httpClient = createHttpClient({ allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [] });
+    httpClient = createHttpClient({
+      allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
+    });
   };
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
@@ -53,7 +63,13 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
   const responses = createResponseHub();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
   const attachments = createAttachmentStore(config.dataDir);
-  const retention = createRetentionJob({ sql: db.sql, file: db.file, settings: o.settings, log, removeAttachment: attachments.remove });
+  const retention = createRetentionJob({
+    sql: db.sql,
+    file: db.file,
+    settings: o.settings,
+    log,
+    removeAttachment: attachments.remove,
+  });
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {
@@ -96,12 +112,24 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     log,
     finishMany: (workerId, batch) => finishMany(workerId, batch),
     onFinished: (runId, outcome, run) => {
-      events.emit("run.finished", { runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
+      events.emit("run.finished", {
+        runId,
+        status: outcome.status,
+        flowId: run.flowId,
+        channel: run.channel,
+      });
       responses.forget(runId);
     },
   });
 
-  const triggers = createTriggerManager({ flows: o.flows, cache, registry, hooks: hooks.production, adapters: {}, log });
+  const triggers = createTriggerManager({
+    flows: o.flows,
+    cache,
+    registry,
+    hooks: hooks.production,
+    adapters: {},
+    log,
+  });
   const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
   const cron = createCronScheduler({
     log,
@@ -119,7 +147,12 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
       },
     },
     fire: async (b, payload) => {
-      const { id } = await queue.enqueue({ flowId: b.flowId, flowVersion: b.flowVersion, channel: "cron", payloadJson: JSON.stringify(payload) });
+      const { id } = await queue.enqueue({
+        flowId: b.flowId,
+        flowVersion: b.flowVersion,
+        channel: "cron",
+        payloadJson: JSON.stringify(payload),
+      });
       worker.kick();
       triggers.report(b.flowId, { lastEventAt: payload.firedAt, status: "listening" });
       return id;
@@ -139,14 +172,20 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     log,
     storeAttachment: (content, meta) => attachments.store(content, meta),
     admit: async (b, payloadJson) => {
-      const { id } = await queue.enqueue({ flowId: b.flowId, flowVersion: b.flowVersion, channel: "email", payloadJson });
+      const { id } = await queue.enqueue({
+        flowId: b.flowId,
+        flowVersion: b.flowVersion,
+        channel: "email",
+        payloadJson,
+      });
       worker.kick();
       triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
       return id;
     },
     // The listener is shared by every e-mail trigger: its health is theirs.
     onHealth: (h) => {
-      for (const t of triggers.health() as { flowId: string; kind: string }[]) if (t.kind === "email") triggers.report(t.flowId, h);
+      for (const t of triggers.health() as { flowId: string; kind: string }[])
+        if (t.kind === "email") triggers.report(t.flowId, h);
     },
   });
   triggers.setAdapter("email", smtp);
@@ -161,7 +200,12 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     responses,
     worker,
     onFinished: (run) => {
-      events.emit("run.finished", { runId: run.id, status: run.status, flowId: run.flowId, channel: "webhook" });
+      events.emit("run.finished", {
+        runId: run.id,
+        status: run.status,
+        flowId: run.flowId,
+        channel: "webhook",
+      });
       triggers.report(run.flowId, { lastEventAt: new Date().toISOString() });
     },
   });
@@ -199,7 +243,11 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
     reloadHttp,
     async start() {
       const recovered = queue.recoverOrphans();
-      if (recovered) log.warn({ recovered }, "re-queued runs left running by a stopped process; they resume from their last checkpoint");
+      if (recovered)
+        log.warn(
+          { recovered },
+          "re-queued runs left running by a stopped process; they resume from their last checkpoint",
+        );
       worker.start();
       retention.start();
       if (memory.pendingEmbeddings > 0) {
@@ -207,9 +255,12 @@ export async function createServices(o: { config: Config; log: Logger; db: Datab
         log.info({ pending: memory.pendingEmbeddings }, "re-embedding memory items in the background");
         void memory.ingest
           .reembed((done, total) => {
-            if (done === total || done % 5000 === 0) log.info({ done, total }, "memory re-embedding progress");
+            if (done === total || done % 5000 === 0)
+              log.info({ done, total }, "memory re-embedding progress");
           })
-          .catch((err: unknown) => log.error({ err }, "memory re-embedding failed; items stay searchable lexically"));
+          .catch((err: unknown) =>
+            log.error({ err }, "memory re-embedding failed; items stay searchable lexically"),
+          );
       }
       const { port } = await smtp.start();
       smtpPort = port;

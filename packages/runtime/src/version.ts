@@ -11,4 +11,5 @@ export const version: string = (() => {
 })();
 
 /** How this process runs the runtime: the precompiled bundle defines SWITCHYARD_BUNDLED at build time. */
-export const codeOrigin: "precompiled" | "TypeScript sources" = process.env.SWITCHYARD_BUNDLED === "1" ? "precompiled" : "TypeScript sources";
+export const codeOrigin: "precompiled" | "TypeScript sources" =
+  process.env.SWITCHYARD_BUNDLED === "1" ? "precompiled" : "TypeScript sources";

@@ -10,9 +10,15 @@ export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta
  * Loads the built Next.js app from its own folder (resolving `next` from there), so the runtime
  * doesn't depend on the web app's packages and a worker-only process never loads React.
  */
-export async function loadWebApp(opts: { dir: string; hostname: string; port: number }): Promise<RequestHandler> {
+export async function loadWebApp(opts: {
+  dir: string;
+  hostname: string;
+  port: number;
+}): Promise<RequestHandler> {
   if (!existsSync(path.join(opts.dir, ".next", "BUILD_ID"))) {
-    throw new Error(`the web app in ${opts.dir} is not built; run \`npm start\` (it builds) or \`pnpm --filter @switchyard/web build\``);
+    throw new Error(
+      `the web app in ${opts.dir} is not built; run \`npm start\` (it builds) or \`pnpm --filter @switchyard/web build\``,
+    );
   }
   const require = createRequire(path.join(opts.dir, "package.json"));
   const next = require("next") as (o: object) => {

@@ -8,6 +8,9 @@ export class HostUnavailableError extends Error {
 /** The runtime host started by `switchyard start` in this same process. */
 export function requireHost(): Host {
   const host = getCurrentHost();
-  if (!host) throw new HostUnavailableError("Switchyard runtime is not running in this process; start the app with `npm start`");
+  if (!host)
+    throw new HostUnavailableError(
+      "Switchyard runtime is not running in this process; start the app with `npm start`",
+    );
   return host;
 }

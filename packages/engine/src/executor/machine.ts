@@ -15,14 +15,7 @@ import type { NodeErrorInfo } from "../errors";
 import type { FlowGraph } from "../flow/graph";
 import { retryDelay } from "./retry";
 import { Scheduler } from "./scheduler";
-import type {
-  Effect,
-  NodeRunState,
-  PartialResult,
-  RunEvent,
-  RunState,
-  StepRecord,
-} from "./types";
+import type { Effect, NodeRunState, PartialResult, RunEvent, RunState, StepRecord } from "./types";
 
 export interface CreateStateOptions {
   /** Defaults to the flow's `settings.concurrency`. */

@@ -7,7 +7,12 @@ const flow = FlowDefinition.parse({
   nodes: [
     { id: "t", type: "test.trigger" },
     { id: "fetch", type: "test.set", typeVersion: 2, config: { values: { fetched: true } } },
-    { id: "after", type: "test.set", typeVersion: 2, config: { values: { seen: "={{ nodes.fetch.item.pinnedValue }}" } } },
+    {
+      id: "after",
+      type: "test.set",
+      typeVersion: 2,
+      config: { values: { seen: "={{ nodes.fetch.item.pinnedValue }}" } },
+    },
   ],
   edges: [
     { from: { node: "t" }, to: { node: "fetch" } },
@@ -25,7 +30,11 @@ describe("pinned data", () => {
     expect(registry.calls.get("fetch")).toBeUndefined();
     expect(registry.calls.get("after")).toBe(2);
     const fetch = result.steps.find((s) => s.nodeId === "fetch")!;
-    expect(fetch).toMatchObject({ status: "succeeded", reason: "pinned", outputs: { main: flow.pinData!.fetch } });
+    expect(fetch).toMatchObject({
+      status: "succeeded",
+      reason: "pinned",
+      outputs: { main: flow.pinData!.fetch },
+    });
     expect(result.output.map((i) => i.json)).toEqual([
       { pinnedValue: 7, seen: 7 },
       { pinnedValue: 8, seen: 7 },
@@ -45,7 +54,11 @@ describe("pinned data", () => {
     const registry = createTestRegistry();
     const pinnedTrigger = { ...flow, pinData: { t: [{ json: { x: 42 } }] } };
     const result = await runFlow({ flow: pinnedTrigger, registry, run, trigger: { x: 1 }, usePinData: true });
-    expect(result.steps[0]).toMatchObject({ nodeId: "t", reason: "pinned", outputs: { main: [{ json: { x: 42 } }] } });
+    expect(result.steps[0]).toMatchObject({
+      nodeId: "t",
+      reason: "pinned",
+      outputs: { main: [{ json: { x: 42 } }] },
+    });
     expect(result.output[0]?.json).toMatchObject({ x: 42, fetched: true });
   });
 

@@ -100,7 +100,8 @@ export abstract class Scheduler {
       if (st === "active") anyActive = true;
     }
     const input: Item[] = [];
-    const multiPort = (this.g.types.get(id) as { inputs?: readonly string[] } | undefined)?.inputs?.length ?? 1;
+    const multiPort =
+      (this.g.types.get(id) as { inputs?: readonly string[] } | undefined)?.inputs?.length ?? 1;
     const byPort: Record<string, Item[]> | undefined = multiPort > 1 ? {} : undefined;
     for (const e of edges) {
       const es = this.s.edges[e.index]!;

@@ -4,7 +4,6 @@ import { NodeError } from "../errors";
 import { checkExpressionSyntax, createExpressionEvaluator, ExpressionLimitError } from "./evaluator";
 import { resolveConfig } from "./resolve";
 
-
 const scope = {
   item: { name: "Ada", n: 2, tags: ["x", "y"] },
   items: [

@@ -4,7 +4,6 @@ import { NodeError } from "../errors";
 import { checkExpressionSyntax, createExpressionEvaluator, ExpressionLimitError } from "./evaluator";
 import { resolveConfig } from "./resolve";
 
-
 const ev = createExpressionEvaluator();
 const evil = { s: `${"a".repeat(40)}!` };
 const doubling = '($f := function($s, $n){ $n = 0 ? $s : $f($s & $s, $n - 1) }; $f("ab", 40))';
@@ -135,7 +134,9 @@ describe("growth and work limits", () => {
     ] as const) {
       const err = await rejected(ev.evaluate(src, { p: picture }));
       expect(err, src).toBeInstanceOf(ExpressionLimitError);
-      expect(err.message, src).toMatch(new RegExp(`^\\$${name} picture of \\d+ characters is longer than 1000`));
+      expect(err.message, src).toMatch(
+        new RegExp(`^\\$${name} picture of \\d+ characters is longer than 1000`),
+      );
     }
     expect(await ev.evaluate('$formatNumber(1234.5, "#,##0.00")', {})).toBe("1,234.50");
     expect(await ev.evaluate('$formatInteger(42, "w")', {})).toBe("forty-two");

@@ -155,7 +155,7 @@ describe("the expression sandbox", () => {
     for (const src of [
       "$spread([$string]).implementation",
       "$type($spread([$lookup])[0].implementation)",
-      '($f := $spread([$eval]); $f[0].implementation)',
+      "($f := $spread([$eval]); $f[0].implementation)",
     ]) {
       expect(await ev.evaluate(src, {}), src).toBeUndefined();
     }
@@ -167,7 +167,9 @@ describe("the expression sandbox", () => {
   it("refuses a bare host function wherever an evaluation step produces one", async () => {
     // JSONata hands a function argument to a built-in as a host closure; one that comes back out must not
     // become a value (had a built-in's implementation leaked, calling it with a forged `this` ran unbounded).
-    await expect(ev.evaluate("$spread($eval)", {})).rejects.toThrow("a host function is not a value an expression can use");
+    await expect(ev.evaluate("$spread($eval)", {})).rejects.toThrow(
+      "a host function is not a value an expression can use",
+    );
     expect(await ev.evaluate("$match('abc', /b/).match", {})).toBe("b");
   });
 });

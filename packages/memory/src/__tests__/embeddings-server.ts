@@ -13,7 +13,10 @@ export interface RecordedRequest {
  * (so similar texts get similar vectors); `reply` can override a response to script failures.
  */
 export async function startEmbeddingsServer(
-  options: { dimensions?: number; reply?: (req: RecordedRequest) => { status: number; body: string } | undefined } = {},
+  options: {
+    dimensions?: number;
+    reply?: (req: RecordedRequest) => { status: number; body: string } | undefined;
+  } = {},
 ) {
   const inner = createHashingEmbedder({ dimensions: options.dimensions ?? 64 });
   const requests: RecordedRequest[] = [];
@@ -23,7 +26,11 @@ export async function startEmbeddingsServer(
       raw += c;
     });
     req.on("end", async () => {
-      const rec: RecordedRequest = { url: req.url ?? "", headers: req.headers, body: JSON.parse(raw || "{}") };
+      const rec: RecordedRequest = {
+        url: req.url ?? "",
+        headers: req.headers,
+        body: JSON.parse(raw || "{}"),
+      };
       requests.push(rec);
       const custom = options.reply?.(rec);
       if (custom) {
@@ -33,7 +40,9 @@ export async function startEmbeddingsServer(
       const vectors = await inner.embed(rec.body.input);
       // Reverse order on purpose: clients must place rows by `index`.
       const data = vectors.map((v, index) => ({ object: "embedding", index, embedding: [...v] })).reverse();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", data }));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -40,7 +40,9 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
     async embedQuery(text, wordWeight) {
       const vs = await Promise.all(
         parts.map(async (p) =>
-          p.embedder.embedQuery ? p.embedder.embedQuery(text, wordWeight) : (await p.embedder.embed([text]))[0]!,
+          p.embedder.embedQuery
+            ? p.embedder.embedQuery(text, wordWeight)
+            : (await p.embedder.embed([text]))[0]!,
         ),
       );
       return concat(vs);
@@ -49,7 +51,9 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
     ...(judges.length > 0 && {
       async relevance(query, texts, wordWeight) {
         const perPart = await Promise.all(judges.map((p) => p.embedder.relevance!(query, texts, wordWeight)));
-        return texts.map((_, t) => perPart.reduce((s, scores, j) => s + scores[t]! * judges[j]!.weight, 0) / judgeWeight);
+        return texts.map(
+          (_, t) => perPart.reduce((s, scores, j) => s + scores[t]! * judges[j]!.weight, 0) / judgeWeight,
+        );
       },
     }),
   };

@@ -16,7 +16,11 @@ describe("hashing embedder", () => {
   });
 
   it("puts texts sharing words and word forms closer than unrelated texts", async () => {
-    const [q, same, other] = await e.embed(["invoicing reminders", "Invoice reminder sent", "Fire extinguisher check"]);
+    const [q, same, other] = await e.embed([
+      "invoicing reminders",
+      "Invoice reminder sent",
+      "Fire extinguisher check",
+    ]);
     expect(dot(q!, same!)).toBeGreaterThan(0.3);
     expect(dot(q!, other!)).toBeLessThan(0.15);
   });
@@ -27,7 +31,12 @@ describe("hashing embedder", () => {
   });
 
   it("stems common English suffixes", () => {
-    expect(["invoices", "invoiced", "invoicing", "invoice"].map(stem)).toEqual(["invoic", "invoic", "invoic", "invoic"]);
+    expect(["invoices", "invoiced", "invoicing", "invoice"].map(stem)).toEqual([
+      "invoic",
+      "invoic",
+      "invoic",
+      "invoic",
+    ]);
     expect(stem("business")).toBe("business");
     expect(stem("2024")).toBe("2024");
   });

@@ -32,7 +32,8 @@ const CHAR_WEIGHT = 0.8;
  */
 export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 384;
-  if (!Number.isInteger(dimensions) || dimensions < 16) throw new RangeError("dimensions must be an integer ≥ 16");
+  if (!Number.isInteger(dimensions) || dimensions < 16)
+    throw new RangeError("dimensions must be an integer ≥ 16");
 
   const add = (v: Float32Array, feature: string, weight: number) => {
     const h = hash(feature);
@@ -48,7 +49,8 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
       const s = stem(w);
       const weight = wordWeight ? wordWeight(w) : 1;
       add(v, `w:${s}`, WORD_WEIGHT * weight);
-      if (previous !== null) add(v, `b:${previous.stem} ${s}`, BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight));
+      if (previous !== null)
+        add(v, `b:${previous.stem} ${s}`, BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight));
       previous = { stem: s, weight };
       const padded = `<${w}>`;
       const grams: string[] = [];

@@ -16,7 +16,13 @@ async function server(options: Parameters<typeof startEmbeddingsServer>[0] = {})
 describe("OpenAI-compatible embedder", () => {
   it("posts model and inputs to <baseUrl>/embeddings with the bearer key and orders rows by index", async () => {
     const s = await server();
-    const e = createOpenAiEmbedder({ baseUrl: `${s.baseUrl}/`, apiKey: "sk-test", model: "m1", dimensions: 64, batchSize: 2 });
+    const e = createOpenAiEmbedder({
+      baseUrl: `${s.baseUrl}/`,
+      apiKey: "sk-test",
+      model: "m1",
+      dimensions: 64,
+      batchSize: 2,
+    });
     const out = await e.embed(["alpha", "beta", "gamma"]);
     expect(e.id).toBe("openai:m1@64");
     expect(out).toHaveLength(3);
@@ -49,7 +55,9 @@ describe("OpenAI-compatible embedder", () => {
 
   it("backs semantic search in the store", async () => {
     const s = await server();
-    const m = tempMemory({ embedder: createOpenAiEmbedder({ baseUrl: s.baseUrl, model: "m", dimensions: 64 }) });
+    const m = tempMemory({
+      embedder: createOpenAiEmbedder({ baseUrl: s.baseUrl, model: "m", dimensions: 64 }),
+    });
     await m.ingest.add({ key: "Payroll", content: "Payroll runs in Gusto every other Friday." });
     await m.ingest.add({ key: "Lease", content: "The shop lease ends in 2027." });
     const hits = await m.reader.recall("when does payroll run");
@@ -60,7 +68,9 @@ describe("OpenAI-compatible embedder", () => {
   it("stores items without vectors when the provider is down, and recall falls back to lexical", async () => {
     let down = true;
     const s = await server({ reply: () => (down ? { status: 503, body: "unavailable" } : undefined) });
-    const m = tempMemory({ embedder: createOpenAiEmbedder({ baseUrl: s.baseUrl, model: "m", dimensions: 64 }) });
+    const m = tempMemory({
+      embedder: createOpenAiEmbedder({ baseUrl: s.baseUrl, model: "m", dimensions: 64 }),
+    });
     const item = await m.ingest.add({ key: "Payroll", content: "Payroll runs in Gusto." });
     expect(item.embedderId).toBeNull();
     expect(m.logs.some((l) => l.includes("embedding failed") && l.includes("HTTP 503"))).toBe(true);

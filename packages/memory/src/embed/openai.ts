@@ -58,7 +58,8 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
       }
       out[row.index] = l2normalize(Float32Array.from(row.embedding));
     }
-    for (let i = 0; i < input.length; i++) if (!out[i]) throw new Error(`embeddings response is missing index ${i}`);
+    for (let i = 0; i < input.length; i++)
+      if (!out[i]) throw new Error(`embeddings response is missing index ${i}`);
     return out;
   };
 
@@ -68,7 +69,9 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     embed: async (texts) => {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
-        const batch = texts.slice(i, i + batchSize).map((t) => (t.trim() === "" ? " " : t.slice(0, MAX_INPUT_CHARS)));
+        const batch = texts
+          .slice(i, i + batchSize)
+          .map((t) => (t.trim() === "" ? " " : t.slice(0, MAX_INPUT_CHARS)));
         out.push(...(await request(batch)));
       }
       return out;

@@ -15,7 +15,10 @@ export function isStopword(word: string): boolean {
 
 /** Lower-cased words (letters and digits), diacritics removed. */
 export function words(text: string): string[] {
-  const folded = text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  const folded = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
   return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 

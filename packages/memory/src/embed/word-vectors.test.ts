@@ -44,7 +44,11 @@ describe("word-vector embedder", () => {
 
   it("is deterministic and unit-length; text with no known words gives a zero vector", async () => {
     const e = createWordVectorEmbedder();
-    const [a, b, none] = await e.embed(["Stripe payouts on Tuesday", "Stripe payouts on Tuesday", "zzqx 12345"]);
+    const [a, b, none] = await e.embed([
+      "Stripe payouts on Tuesday",
+      "Stripe payouts on Tuesday",
+      "zzqx 12345",
+    ]);
     expect(a!.length).toBe(100);
     expect([...a!]).toEqual([...b!]);
     expect(dot(a!, a!)).toBeCloseTo(1, 5);
@@ -53,8 +57,12 @@ describe("word-vector embedder", () => {
 
   it("scores paraphrases above unrelated texts, where word hashing sees nothing in common", async () => {
     const e = createWordVectorEmbedder();
-    expect(await cos(e, "refund", "money back")).toBeGreaterThan(await cos(e, "refund", "wedding invitations"));
-    expect(await cos(e, "refund", "money back")).toBeGreaterThan(await cos(e, "refund", "guest wifi password"));
+    expect(await cos(e, "refund", "money back")).toBeGreaterThan(
+      await cos(e, "refund", "wedding invitations"),
+    );
+    expect(await cos(e, "refund", "money back")).toBeGreaterThan(
+      await cos(e, "refund", "guest wifi password"),
+    );
     const q = "who can okay giving money back";
     expect(await cos(e, q, "Refunds above $200 need a second approver")).toBeGreaterThan(
       (await cos(e, q, "The Epson printer needs a nozzle check every Monday")) + 0.05,
@@ -70,8 +78,12 @@ describe("default (blended) embedder", () => {
   it("keeps the meaning signal of word vectors and the fragment signal of hashing", async () => {
     const e = createDefaultEmbedder();
     expect(e.dimensions).toBe(484);
-    expect(await cos(e, "refund", "money back")).toBeGreaterThan(await cos(e, "refund", "wedding invitations"));
-    expect(await cos(e, "laminat", "laminator pouches")).toBeGreaterThan((await cos(e, "laminat", "guest wifi password")) + 0.1);
+    expect(await cos(e, "refund", "money back")).toBeGreaterThan(
+      await cos(e, "refund", "wedding invitations"),
+    );
+    expect(await cos(e, "laminat", "laminator pouches")).toBeGreaterThan(
+      (await cos(e, "laminat", "guest wifi password")) + 0.1,
+    );
     const [a, b] = await e.embed(["Refunds need a second approver", "Refunds need a second approver"]);
     expect([...a!]).toEqual([...b!]);
   });
@@ -86,6 +98,8 @@ describe("default (blended) embedder", () => {
     const [a, b] = ["late payment reminder", "invoice overdue notice"];
     expect(await cos(blend, a, b)).toBeCloseTo(0.25 * (await cos(w, a, b)) + 0.75 * (await cos(h, a, b)), 5);
     expect(blend.id).toBe("blend(glove100-sif-v1@100*0.25+hashing-v1@384*0.75)@484");
-    expect(() => createBlendedEmbedder([{ embedder: h, weight: 0 }])).toThrow("weight of hashing-v1@384 must be > 0");
+    expect(() => createBlendedEmbedder([{ embedder: h, weight: 0 }])).toThrow(
+      "weight of hashing-v1@384 must be > 0",
+    );
   });
 });

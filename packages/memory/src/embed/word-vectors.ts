@@ -33,7 +33,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   const load = () => {
     if (table === null) {
       table = loadWordVectors(options.path);
-      if (table.dims !== DIMS) throw new Error(`word-vectors.bin has ${table.dims} dimensions, expected ${DIMS}`);
+      if (table.dims !== DIMS)
+        throw new Error(`word-vectors.bin has ${table.dims} dimensions, expected ${DIMS}`);
       // Zipf: p(rank r) = 1 / (r · H_n), H_n the n-th harmonic number.
       harmonic = Math.log(table.count) + 0.5772156649;
     }
@@ -60,7 +61,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
         for (let d = 0; d < DIMS; d++) sq += t.vectors[o + d]! * t.vectors[o + d]!;
         norm = Math.sqrt(sq) || 1;
       }
-      const weight = ((sifA / (sifA + p)) * (wordWeight ? wordWeight(w) : 1)) / (unitWords ? norm : 1 / t.scales[row]!);
+      const weight =
+        ((sifA / (sifA + p)) * (wordWeight ? wordWeight(w) : 1)) / (unitWords ? norm : 1 / t.scales[row]!);
       for (let d = 0; d < DIMS; d++) v[d]! += t.vectors[o + d]! * weight;
     }
     return l2normalize(v);

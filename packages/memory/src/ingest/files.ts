@@ -60,7 +60,16 @@ export function parseFile(path: string, type: FileType, opts: ParseOptions): Par
   if (type === "markdown") {
     const note = parseMarkdownNote(text, name);
     return {
-      items: [{ namespace: opts.namespace, kind: "memory", key: note.title, content: note.content, tags: note.tags, source }],
+      items: [
+        {
+          namespace: opts.namespace,
+          kind: "memory",
+          key: note.title,
+          content: note.content,
+          tags: note.tags,
+          source,
+        },
+      ],
       skippedRecords: 0,
     };
   }

@@ -24,9 +24,17 @@ describe("add, edit and delete", () => {
   it("adds an item with defaults and finds it", async () => {
     const m = tempMemory();
     const item = await m.ingest.add({ key: "Zanzibar trip", content: "Team offsite in Zanzibar." });
-    expect(item).toMatchObject({ namespace: "global", kind: "memory", tags: [], thread: null, embedderId: createDefaultEmbedder().id });
+    expect(item).toMatchObject({
+      namespace: "global",
+      kind: "memory",
+      tags: [],
+      thread: null,
+      embedderId: createDefaultEmbedder().id,
+    });
     expect(m.reader.get(item.id)).toEqual(item);
-    expect((await m.reader.search("zanzibar", { namespace: "global", mode: "lexical" }))[0]?.item.id).toBe(item.id);
+    expect((await m.reader.search("zanzibar", { namespace: "global", mode: "lexical" }))[0]?.item.id).toBe(
+      item.id,
+    );
   });
 
   it("edits in place and re-indexes the changed text only", async () => {
@@ -35,7 +43,9 @@ describe("add, edit and delete", () => {
     const edited = await m.ingest.edit(item.id, { content: "Offsite in Zanzibar.", tags: ["travel"] });
     expect(edited).toMatchObject({ id: item.id, content: "Offsite in Zanzibar.", tags: ["travel"] });
     expect(await m.reader.search("lisbon", { namespace: "global", mode: "lexical" })).toEqual([]);
-    expect((await m.reader.search("zanzibar", { namespace: "global", mode: "semantic" }))[0]?.item.id).toBe(item.id);
+    expect((await m.reader.search("zanzibar", { namespace: "global", mode: "semantic" }))[0]?.item.id).toBe(
+      item.id,
+    );
     expect(await m.ingest.edit("missing", { content: "x" })).toBeNull();
   });
 
@@ -108,7 +118,10 @@ describe("importPath", () => {
     await m.ingest.importPath(first, { source: "upload:notes.md" });
     const second = join(tempDir(), "notes.md");
     writeFileSync(second, "# Notes\nv2");
-    expect(await m.ingest.importPath(second, { source: "upload:notes.md" })).toMatchObject({ added: 0, updated: 1 });
+    expect(await m.ingest.importPath(second, { source: "upload:notes.md" })).toMatchObject({
+      added: 0,
+      updated: 1,
+    });
     expect(m.reader.list().items.map((i) => [i.source, i.content])).toEqual([["upload:notes.md", "v2"]]);
     await expect(m.ingest.importPath(tempDir(), { source: "upload:x" })).rejects.toThrow(
       "a source name applies to a single file, not a folder",
@@ -127,21 +140,40 @@ describe("importPath", () => {
     );
     const m = tempMemory();
     expect(await m.ingest.importPath(file)).toMatchObject({ added: 2 });
-    expect(m.reader.threads("global")).toEqual([expect.objectContaining({ thread: "call-hollis", items: 2 })]);
-    const keys = m.reader.list({ thread: "call-hollis" }).items.map((i) => `${i.kind}|${i.key}|${i.content}`).sort();
+    expect(m.reader.threads("global")).toEqual([
+      expect.objectContaining({ thread: "call-hollis", items: 2 }),
+    ]);
+    const keys = m.reader
+      .list({ thread: "call-hollis" })
+      .items.map((i) => `${i.kind}|${i.key}|${i.content}`)
+      .sort();
     expect(keys).toEqual(["transcript|Maya|What do you need?", "transcript|Rosa @ 10:02|400 menus."]);
   });
 
   it("imports a text transcript with speaker lines, a given thread, and drops lines removed on re-import", async () => {
     const dir = tempDir();
     const file = join(dir, "standup.txt");
-    writeFileSync(file, "Maya: Morning all.\nJordan: Nozzle check failed\nand I cleaned the head.\n[09:05] Sam: Reminders sent.\n");
+    writeFileSync(
+      file,
+      "Maya: Morning all.\nJordan: Nozzle check failed\nand I cleaned the head.\n[09:05] Sam: Reminders sent.\n",
+    );
     const m = tempMemory();
     await m.ingest.importPath(file, { thread: "standup-03-03" });
-    const contents = () => m.reader.list({ thread: "standup-03-03" }).items.map((i) => i.content).sort();
-    expect(contents()).toEqual(["Morning all.", "Nozzle check failed\nand I cleaned the head.", "Reminders sent."]);
+    const contents = () =>
+      m.reader
+        .list({ thread: "standup-03-03" })
+        .items.map((i) => i.content)
+        .sort();
+    expect(contents()).toEqual([
+      "Morning all.",
+      "Nozzle check failed\nand I cleaned the head.",
+      "Reminders sent.",
+    ]);
     writeFileSync(file, "Maya: Morning all.\n");
-    expect(await m.ingest.importPath(file, { thread: "standup-03-03" })).toMatchObject({ unchanged: 1, removed: 2 });
+    expect(await m.ingest.importPath(file, { thread: "standup-03-03" })).toMatchObject({
+      unchanged: 1,
+      removed: 2,
+    });
     expect(contents()).toEqual(["Morning all."]);
   });
 
@@ -181,7 +213,9 @@ describe("importPath", () => {
     expect(m.reader.status().items).toBe(0);
     const report = await m.ingest.importPath(dir);
     expect(report).toMatchObject({ files: 1, added: 1 });
-    expect(report.skipped).toEqual([{ path: join(dir, "bad.json"), reason: expect.stringContaining("transcript JSON") }]);
+    expect(report.skipped).toEqual([
+      { path: join(dir, "bad.json"), reason: expect.stringContaining("transcript JSON") },
+    ]);
   });
 
   it("lets other work run between batches of a long import, so progress can be read while it runs", async () => {
@@ -208,7 +242,10 @@ describe("importPath", () => {
   it("imports 10 000 generated notes in batches, reporting progress to the end", async () => {
     const dir = tempDir();
     for (let i = 0; i < 10_000; i++) {
-      writeFileSync(join(dir, `note-${i}.md`), `# Note ${i}\n\nCustomer ${i % 97} ordered ${i} flyers on stock ${i % 13}.`);
+      writeFileSync(
+        join(dir, `note-${i}.md`),
+        `# Note ${i}\n\nCustomer ${i % 97} ordered ${i} flyers on stock ${i % 13}.`,
+      );
     }
     const m = tempMemory();
     const progress: Array<[number, number]> = [];
@@ -222,8 +259,8 @@ describe("importPath", () => {
     // Generous upper bound (the issue asks for "seconds"); typically ~3 s on 2 cores.
     expect(seconds).toBeLessThan(30);
     expect(m.reader.status()).toMatchObject({ items: 10_000, pendingEmbeddings: 0 });
-    expect((await m.reader.search("Note 4242", { namespace: "global", mode: "lexical", limit: 1 }))[0]?.item.key).toBe(
-      "Note 4242",
-    );
+    expect(
+      (await m.reader.search("Note 4242", { namespace: "global", mode: "lexical", limit: 1 }))[0]?.item.key,
+    ).toBe("Note 4242");
   });
 });

@@ -5,8 +5,21 @@ import type Database from "better-sqlite3";
 import { resolveFlavour, unknownFlavourMessage } from "../flavours";
 import { deleteDocument, facetDoc, MEMORY_DOC, PROFILE_DOC, writeDocument } from "../store/documents";
 import type { ItemStore, UpsertReport } from "../store/item-store";
-import { DEFAULT_NAMESPACE, type ItemInput, type ItemPatch, itemInput, type MemoryItem, type ProgressFn } from "../types";
-import { detectFileType, listImportableFiles, type ParsedFile, parseFile, SUPPORTED_EXTENSIONS } from "./files";
+import {
+  DEFAULT_NAMESPACE,
+  type ItemInput,
+  type ItemPatch,
+  itemInput,
+  type MemoryItem,
+  type ProgressFn,
+} from "../types";
+import {
+  detectFileType,
+  listImportableFiles,
+  type ParsedFile,
+  parseFile,
+  SUPPORTED_EXTENSIONS,
+} from "./files";
 
 export interface ImportOptions {
   namespace?: string;
@@ -59,9 +72,12 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
     const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
     const stat = statSync(abs);
     const files = stat.isDirectory() ? listImportableFiles(abs) : [abs];
-    if (stat.isDirectory() && opts.source !== undefined) throw new Error("a source name applies to a single file, not a folder");
+    if (stat.isDirectory() && opts.source !== undefined)
+      throw new Error("a source name applies to a single file, not a folder");
     if (!stat.isDirectory() && detectFileType(abs) === null) {
-      throw new Error(`unsupported file type '${extname(abs)}' (expected ${SUPPORTED_EXTENSIONS.join(", ")})`);
+      throw new Error(
+        `unsupported file type '${extname(abs)}' (expected ${SUPPORTED_EXTENSIONS.join(", ")})`,
+      );
     }
     const report: ImportReport = {
       files: 0,
@@ -75,7 +91,9 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
     const parsed: ParsedFile[] = [];
     for (const file of files) {
       try {
-        parsed.push(parseFile(file, detectFileType(file)!, { namespace, thread: opts.thread, source: opts.source }));
+        parsed.push(
+          parseFile(file, detectFileType(file)!, { namespace, thread: opts.thread, source: opts.source }),
+        );
         report.files++;
       } catch (err) {
         // A single file is the user's explicit choice: fail loudly. In a folder, skip and report.
@@ -93,7 +111,11 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
     report.pendingEmbeddings = r.pendingEmbeddings;
     for (const p of parsed) {
       if (p.stalePrefix) {
-        report.removed += store.deleteStaleSources(namespace, p.stalePrefix, new Set(p.items.map((x) => x.source!)));
+        report.removed += store.deleteStaleSources(
+          namespace,
+          p.stalePrefix,
+          new Set(p.items.map((x) => x.source!)),
+        );
       }
     }
     return report;
@@ -113,12 +135,17 @@ export function createMemoryIngest(db: Database.Database, store: ItemStore) {
       // An unchanged re-add of a sourced item reports no id: return the stored one.
       const id =
         r.ids[0] ??
-        (db.prepare("SELECT id FROM items WHERE namespace = ? AND source = ?").get(parsed.namespace, parsed.source) as {
-          id: string;
-        }).id;
+        (
+          db
+            .prepare("SELECT id FROM items WHERE namespace = ? AND source = ?")
+            .get(parsed.namespace, parsed.source) as {
+            id: string;
+          }
+        ).id;
       return store.getItem(id)!;
     },
-    addMany: (inputs: ItemInput[], opts: { onProgress?: ProgressFn } = {}) => upsertAll(inputs, opts.onProgress),
+    addMany: (inputs: ItemInput[], opts: { onProgress?: ProgressFn } = {}) =>
+      upsertAll(inputs, opts.onProgress),
     edit: (id: string, patch: ItemPatch) => store.updateItem(id, patch),
     /** Deletes the item, its full-text row and its vector. */
     delete: (id: string) => store.deleteItem(id),

@@ -4,7 +4,13 @@ import type { Flavour } from "../flavours";
 import { facetDoc, MEMORY_DOC, PROFILE_DOC, readDocument } from "../store/documents";
 import { embeddingText, type ItemRow, toItem } from "../store/rows";
 import { createVectorSearch, type VectorBackend } from "../store/vectors";
-import { DEFAULT_NAMESPACE, type MemoryItem, type MemoryKind, type SearchHit, type SearchMode } from "../types";
+import {
+  DEFAULT_NAMESPACE,
+  type MemoryItem,
+  type MemoryKind,
+  type SearchHit,
+  type SearchMode,
+} from "../types";
 import { reciprocalRankFusion } from "./fusion";
 import { createIdf } from "./idf";
 import { createLexicalSearch } from "./lexical";
@@ -29,7 +35,10 @@ export interface MemoryStatus {
 /** Read-only facade handed to agents' tools and to read-only UI routes. It has no write methods. */
 export interface MemoryReader {
   recall(query: string, options?: { namespace?: string; limit?: number }): Promise<SearchHit[]>;
-  search(query: string, options: { namespace: string; mode?: SearchMode; limit?: number }): Promise<SearchHit[]>;
+  search(
+    query: string,
+    options: { namespace: string; mode?: SearchMode; limit?: number },
+  ): Promise<SearchHit[]>;
   /** The facet document, or null when it has not been built yet. */
   flavour(name: Flavour): string | null;
   /** Raw PROFILE.md and MEMORY.md ("" when unset). */
@@ -82,7 +91,9 @@ export function createMemoryReader(
   // null means "semantic search unavailable" (embedder failed), as opposed to "nothing similar".
   const semantic = async (query: string, namespace: string, k: number, idf = createIdf(db)) => {
     try {
-      const q = embedder.embedQuery ? await embedder.embedQuery(query, idf) : (await embedder.embed([query]))[0]!;
+      const q = embedder.embedQuery
+        ? await embedder.embedQuery(query, idf)
+        : (await embedder.embed([query]))[0]!;
       return vectorSearch(q, namespace, k);
     } catch (err) {
       log(`memory: query embedding failed (${(err as Error).message}); using lexical search only`);
@@ -92,11 +103,20 @@ export function createMemoryReader(
 
   // Re-orders a candidate pool by the embedder's word-by-word relevance (most relevant first); null
   // when the embedder cannot judge relevance or failed to.
-  const rerank = async (query: string, rows: Map<number, MemoryItem>, seqs: number[], idf: (w: string) => number) => {
+  const rerank = async (
+    query: string,
+    rows: Map<number, MemoryItem>,
+    seqs: number[],
+    idf: (w: string) => number,
+  ) => {
     if (!embedder.relevance || seqs.length === 0) return null;
     const pool = seqs.filter((seq) => rows.has(seq));
     try {
-      const scores = await embedder.relevance(query, pool.map((seq) => embeddingText(rows.get(seq)!)), idf);
+      const scores = await embedder.relevance(
+        query,
+        pool.map((seq) => embeddingText(rows.get(seq)!)),
+        idf,
+      );
       // Stable sort: candidates no query word relates to (typos the hashed n-grams caught, say) stay,
       // after the rest and in the order the indexes gave them.
       return pool.map((seq, i) => ({ seq, score: scores[i]! })).sort((a, b) => b.score - a.score);
@@ -144,7 +164,8 @@ export function createMemoryReader(
       const pool = [...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq)])];
       const rows = loadRows(pool);
       const reranked = sem === null ? null : await rerank(query, rows, pool, idf);
-      const semanticList = reranked ?? (sem ?? []).map((m) => ({ seq: m.seq, score: Math.max(0, m.similarity) }));
+      const semanticList =
+        reranked ?? (sem ?? []).map((m) => ({ seq: m.seq, score: Math.max(0, m.similarity) }));
       if (mode === "semantic") {
         return semanticList.slice(0, limit).flatMap((m, i) => {
           const item = rows.get(m.seq);
@@ -197,7 +218,9 @@ export function createMemoryReader(
     },
 
     namespaces: () =>
-      db.prepare("SELECT namespace, count(*) AS items FROM items GROUP BY namespace ORDER BY namespace").all() as Array<{
+      db
+        .prepare("SELECT namespace, count(*) AS items FROM items GROUP BY namespace ORDER BY namespace")
+        .all() as Array<{
         namespace: string;
         items: number;
       }>,
@@ -217,7 +240,9 @@ export function createMemoryReader(
       }>) {
         byKind[r.kind] = r.n;
       }
-      const pending = db.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number };
+      const pending = db.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as {
+        n: number;
+      };
       return {
         items: Object.values(byKind).reduce((a, b) => a + b, 0),
         byKind,

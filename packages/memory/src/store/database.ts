@@ -40,9 +40,12 @@ export function openStore(options: OpenStoreOptions): StoreConnections {
         writer.prepare("UPDATE items SET embedder_id = NULL WHERE embedder_id IS NOT NULL").run();
         setMeta(writer, "index_signature", signature);
       })();
-      if (previous !== null) log(`memory: vector index changed (${previous} → ${signature}); items need re-embedding`);
+      if (previous !== null)
+        log(`memory: vector index changed (${previous} → ${signature}); items need re-embedding`);
     }
-    const pending = writer.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number };
+    const pending = writer.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as {
+      n: number;
+    };
 
     const reader = new Database(options.file, { readonly: true, fileMustExist: true });
     reader.pragma("busy_timeout = 5000");

@@ -6,7 +6,9 @@ export const MEMORY_DOC = "MEMORY.md";
 export const facetDoc = (flavour: Flavour) => `facet:${flavour}`;
 
 export function readDocument(db: Database.Database, name: string): string | null {
-  const row = db.prepare("SELECT content FROM documents WHERE name = ?").get(name) as { content: string } | undefined;
+  const row = db.prepare("SELECT content FROM documents WHERE name = ?").get(name) as
+    | { content: string }
+    | undefined;
   return row?.content ?? null;
 }
 

@@ -24,7 +24,9 @@ export function createItemStore(
   log: (line: string) => void,
 ) {
   const vectors = createVectorWriter(db, backend);
-  const bySource = db.prepare("SELECT seq, id, content_hash, namespace FROM items WHERE namespace = ? AND source = ?");
+  const bySource = db.prepare(
+    "SELECT seq, id, content_hash, namespace FROM items WHERE namespace = ? AND source = ?",
+  );
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
   const insert = db.prepare(
     `INSERT INTO items (id, namespace, kind, key, content, thread, tags, source, content_hash, embedder_id, created_at, updated_at)
@@ -42,7 +44,9 @@ export function createItemStore(
     try {
       return await embedder.embed(texts);
     } catch (err) {
-      log(`memory: embedding failed (${(err as Error).message}); ${texts.length} item(s) stored without vectors`);
+      log(
+        `memory: embedding failed (${(err as Error).message}); ${texts.length} item(s) stored without vectors`,
+      );
       return null;
     }
   };
@@ -64,12 +68,16 @@ export function createItemStore(
       if (input.source && bySourceKey.get(`${input.namespace}\u0000${input.source}`) !== i) return;
       const hash = contentHash({ ...input, thread: input.thread ?? null });
       const existing = input.source
-        ? (bySource.get(input.namespace, input.source) as { seq: number; id: string; content_hash: string } | undefined)
+        ? (bySource.get(input.namespace, input.source) as
+            | { seq: number; id: string; content_hash: string }
+            | undefined)
         : undefined;
       if (existing && existing.content_hash === hash) report.unchanged++;
       else plans.push({ input, hash, existing });
     });
-    const vecs = await tryEmbed(plans.map((p) => embeddingText({ ...p.input, thread: p.input.thread ?? null })));
+    const vecs = await tryEmbed(
+      plans.map((p) => embeddingText({ ...p.input, thread: p.input.thread ?? null })),
+    );
     const now = new Date().toISOString();
     db.transaction(() => {
       plans.forEach((p, i) => {
@@ -158,10 +166,14 @@ export function createItemStore(
 
   /** Embeds every row that has no vector from the current embedder, in batches, yielding between them. */
   async function embedPending(onProgress?: ProgressFn, batchSize = 256): Promise<number> {
-    const total = (db.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number }).n;
+    const total = (
+      db.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as { n: number }
+    ).n;
     const next = db.prepare("SELECT * FROM items WHERE embedder_id IS NULL AND seq > ? ORDER BY seq LIMIT ?");
     // Only mark the row if it was not edited while its vector was being computed.
-    const mark = db.prepare("UPDATE items SET embedder_id = ? WHERE seq = ? AND content_hash = ? AND embedder_id IS NULL");
+    const mark = db.prepare(
+      "UPDATE items SET embedder_id = ? WHERE seq = ? AND content_hash = ? AND embedder_id IS NULL",
+    );
     let done = 0;
     let after = 0;
     onProgress?.(0, total);
@@ -169,10 +181,13 @@ export function createItemStore(
       const rows = next.all(after, batchSize) as ItemRow[];
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.seq;
-      const vecs = await embedder.embed(rows.map((r) => embeddingText({ ...r, tags: JSON.parse(r.tags) as string[] })));
+      const vecs = await embedder.embed(
+        rows.map((r) => embeddingText({ ...r, tags: JSON.parse(r.tags) as string[] })),
+      );
       db.transaction(() => {
         rows.forEach((r, i) => {
-          if (mark.run(embedder.id, r.seq, r.content_hash).changes === 1) vectors.put(r.seq, r.namespace, vecs[i]!);
+          if (mark.run(embedder.id, r.seq, r.content_hash).changes === 1)
+            vectors.put(r.seq, r.namespace, vecs[i]!);
         });
       })();
       done += rows.length;

@@ -3,7 +3,10 @@ import { tempMemory } from "../__tests__/temp-memory";
 import type { Embedder } from "../embed/embedder";
 import { createHashingEmbedder } from "../embed/hashing";
 
-const notes = Array.from({ length: 40 }, (_, i) => ({ key: `Note ${i}`, content: `Stock ${i} of paper type ${i % 7}` }));
+const notes = Array.from({ length: 40 }, (_, i) => ({
+  key: `Note ${i}`,
+  content: `Stock ${i} of paper type ${i % 7}`,
+}));
 
 describe("changing the embedder", () => {
   it("marks every row pending, then re-embeds in batches with progress and records the embedder per row", async () => {
@@ -28,7 +31,9 @@ describe("changing the embedder", () => {
     ]);
     expect(next.reader.status()).toMatchObject({ embedderId: "hashing-v1@128", pendingEmbeddings: 0 });
     expect(next.reader.list({ limit: 100 }).items.every((i) => i.embedderId === "hashing-v1@128")).toBe(true);
-    expect((await next.reader.search("paper type 3", { namespace: "global", mode: "semantic" })).length).toBe(10);
+    expect((await next.reader.search("paper type 3", { namespace: "global", mode: "semantic" })).length).toBe(
+      10,
+    );
   });
 
   it("keeps the vectors when the same embedder reopens the file", async () => {
@@ -87,10 +92,9 @@ describe("brute-force vector fallback", () => {
     expect(brute.vectorBackend).toBe("brute-force");
     for (const m of [vec, brute]) await m.ingest.addMany(docs);
     const ranked = async (m: typeof vec) =>
-      (await m.reader.search("payroll friday", { namespace: "global", mode: "semantic", limit: 3 })).map((h) => [
-        h.item.key,
-        h.score.toFixed(4),
-      ]);
+      (await m.reader.search("payroll friday", { namespace: "global", mode: "semantic", limit: 3 })).map(
+        (h) => [h.item.key, h.score.toFixed(4)],
+      );
     expect(await ranked(brute)).toEqual(await ranked(vec));
     expect((await ranked(brute))[0]?.[0]).toBe("Payroll");
     const del = brute.reader.list({ namespace: "global" }).items.find((i) => i.key === "Payroll")!;

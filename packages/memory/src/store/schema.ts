@@ -53,7 +53,9 @@ CREATE TABLE IF NOT EXISTS documents (
 export function migrate(db: Database.Database): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new Error(`memory database schema ${version} is newer than this build understands (${SCHEMA_VERSION})`);
+    throw new Error(
+      `memory database schema ${version} is newer than this build understands (${SCHEMA_VERSION})`,
+    );
   }
   db.exec(DDL);
   if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -65,8 +67,7 @@ export function getMeta(db: Database.Database, key: string): string | null {
 }
 
 export function setMeta(db: Database.Database, key: string, value: string): void {
-  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
-    key,
-    value,
-  );
+  db.prepare(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  ).run(key, value);
 }

@@ -63,7 +63,8 @@ export function createVectorWriter(db: Database.Database, backend: VectorBackend
   );
   const del = db.prepare("DELETE FROM items_vec_blob WHERE seq = ?");
   return {
-    put: (seq, namespace, vector) => void put.run(seq, namespace, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)),
+    put: (seq, namespace, vector) =>
+      void put.run(seq, namespace, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)),
     remove: (seq) => void del.run(seq),
   };
 }
@@ -92,10 +93,15 @@ export function createVectorSearch(db: Database.Database, backend: VectorBackend
     // Keep only the best k while scanning so memory stays flat on large namespaces.
     const best: VectorMatch[] = [];
     for (const row of scan.iterate(namespace) as Iterable<{ seq: number; embedding: Buffer }>) {
-      const v = new Float32Array(row.embedding.buffer, row.embedding.byteOffset, row.embedding.byteLength / 4);
+      const v = new Float32Array(
+        row.embedding.buffer,
+        row.embedding.byteOffset,
+        row.embedding.byteLength / 4,
+      );
       const similarity = dot(query, v);
       if (best.length < k) best.push({ seq: row.seq, similarity });
-      else if (similarity > best[best.length - 1]!.similarity) best[best.length - 1] = { seq: row.seq, similarity };
+      else if (similarity > best[best.length - 1]!.similarity)
+        best[best.length - 1] = { seq: row.seq, similarity };
       else continue;
       best.sort((a, b) => b.similarity - a.similarity);
     }

@@ -45,7 +45,8 @@ export function memoryHybridSearchTool(reader: MemoryReader): MemoryTool {
       if (hits.length === 0) return `${header}.`;
       // The score is relative (0..1): see the package README for what it means in each mode.
       const lines = hits.map(
-        (h) => `- (${h.score.toFixed(2)}) [${h.item.kind}] ${displayKey(h.item)}: ${preview(h.item.content, SNIPPET_CHARS)}`,
+        (h) =>
+          `- (${h.score.toFixed(2)}) [${h.item.kind}] ${displayKey(h.item)}: ${preview(h.item.content, SNIPPET_CHARS)}`,
       );
       return `${header}:\n${lines.join("\n")}`;
     },

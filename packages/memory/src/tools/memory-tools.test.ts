@@ -6,9 +6,17 @@ import type { MemoryTool } from "./tool";
 async function setup() {
   const m = tempMemory();
   await m.ingest.addMany([
-    { key: "Invoice numbering", content: "Invoices are numbered INV-YYYY-#### and numbers are never reused." },
+    {
+      key: "Invoice numbering",
+      content: "Invoices are numbered INV-YYYY-#### and numbers are never reused.",
+    },
     { kind: "person", key: "Ken Alvarez", content: "Account rep at Northline Paper, our paper supplier." },
-    { kind: "transcript", key: "Jordan", content: "The nozzle check failed this morning.", thread: "standup-03-03" },
+    {
+      kind: "transcript",
+      key: "Jordan",
+      content: "The nozzle check failed this morning.",
+      thread: "standup-03-03",
+    },
     { namespace: "flow_abc", key: "Flow note", content: "Invoices for this flow go to billing." },
   ]);
   const tools = createMemoryTools(m.reader);
@@ -30,20 +38,24 @@ describe("memory_recall", () => {
   it("shows the thread of a transcript hit so the agent can cite it", async () => {
     const { tool } = await setup();
     const out = await tool("memory_recall").execute({ query: "nozzle check failed", limit: 1 });
-    expect(out).toMatch(/^Found 1 memories:\n- \[transcript\] Jordan \(thread: standup-03-03\): The nozzle check failed this morning\. \[\d+%\]$/);
+    expect(out).toMatch(
+      /^Found 1 memories:\n- \[transcript\] Jordan \(thread: standup-03-03\): The nozzle check failed this morning\. \[\d+%\]$/,
+    );
   });
 
   it("searches the global namespace unless told otherwise", async () => {
     const { tool } = await setup();
     expect(await tool("memory_recall").execute({ query: "Flow note billing" })).not.toContain("Flow note");
-    expect(await tool("memory_recall").execute({ query: "Flow note billing", namespace: "flow_abc" })).toContain(
-      "- [memory] Flow note: Invoices for this flow go to billing.",
-    );
+    expect(
+      await tool("memory_recall").execute({ query: "Flow note billing", namespace: "flow_abc" }),
+    ).toContain("- [memory] Flow note: Invoices for this flow go to billing.");
   });
 
   it("answers `No memories found matching that query.` when nothing is close", async () => {
     const { tool } = await setup();
-    expect(await tool("memory_recall").execute({ query: "zzqx wvvk" })).toBe("No memories found matching that query.");
+    expect(await tool("memory_recall").execute({ query: "zzqx wvvk" })).toBe(
+      "No memories found matching that query.",
+    );
   });
 
   it("rejects an empty query and an empty namespace with the spec's messages", async () => {
@@ -61,9 +73,13 @@ describe("memory_recall", () => {
 
   it("honours limit", async () => {
     const { m, tool } = await setup();
-    await m.ingest.addMany(Array.from({ length: 6 }, (_, i) => ({ key: `Paper order ${i}`, content: "Paper order" })));
+    await m.ingest.addMany(
+      Array.from({ length: 6 }, (_, i) => ({ key: `Paper order ${i}`, content: "Paper order" })),
+    );
     const lines = async (limit?: number) =>
-      (await tool("memory_recall").execute({ query: "paper order", limit })).split("\n").filter((l) => l.startsWith("- "));
+      (await tool("memory_recall").execute({ query: "paper order", limit }))
+        .split("\n")
+        .filter((l) => l.startsWith("- "));
     expect(await lines(2)).toHaveLength(2);
     expect(await lines()).toHaveLength(5);
   });
@@ -74,37 +90,49 @@ describe("memory_hybrid_search", () => {
     const { m, tool } = await setup();
     await m.ingest.add({ key: "Long note", content: `Zebra ${"é".repeat(300)}` });
     const out = await tool("memory_hybrid_search").execute({ query: "zebra", namespace: "global", limit: 1 });
-    expect(out).toBe(`Found 1 results (mode=balanced):\n- (1.00) [memory] Long note: Zebra ${"é".repeat(194)}…`);
+    expect(out).toBe(
+      `Found 1 results (mode=balanced):\n- (1.00) [memory] Long note: Zebra ${"é".repeat(194)}…`,
+    );
   });
 
   it("runs each mode and names it in the header", async () => {
     const { tool } = await setup();
     for (const mode of ["balanced", "semantic", "lexical"]) {
-      const out = await tool("memory_hybrid_search").execute({ query: "Ken Alvarez", namespace: "global", mode });
+      const out = await tool("memory_hybrid_search").execute({
+        query: "Ken Alvarez",
+        namespace: "global",
+        mode,
+      });
       expect(out.split("\n")[0]).toMatch(new RegExp(`^Found \\d+ results \\(mode=${mode}\\):$`));
-      expect(out.split("\n")[1]).toMatch(/^- \(\d\.\d\d\) \[person\] Ken Alvarez: Account rep at Northline Paper/);
+      expect(out.split("\n")[1]).toMatch(
+        /^- \(\d\.\d\d\) \[person\] Ken Alvarez: Account rep at Northline Paper/,
+      );
     }
   });
 
   it("finds partial words through the prefix fallback in lexical mode", async () => {
     const { tool } = await setup();
-    const out = await tool("memory_hybrid_search").execute({ query: "Northli", namespace: "global", mode: "lexical" });
+    const out = await tool("memory_hybrid_search").execute({
+      query: "Northli",
+      namespace: "global",
+      mode: "lexical",
+    });
     expect(out).toContain("[person] Ken Alvarez");
   });
 
   it("says so when nothing matches", async () => {
     const { tool } = await setup();
-    expect(await tool("memory_hybrid_search").execute({ query: "qqqq", namespace: "global", mode: "lexical" })).toBe(
-      "Found 0 results (mode=lexical).",
-    );
+    expect(
+      await tool("memory_hybrid_search").execute({ query: "qqqq", namespace: "global", mode: "lexical" }),
+    ).toBe("Found 0 results (mode=lexical).");
   });
 
   it("rejects an unknown mode before any I/O", async () => {
     const { m, tool } = await setup();
     m.close(); // any database access would now throw "The database connection is not open"
-    await expect(tool("memory_hybrid_search").execute({ query: "x", namespace: "global", mode: "fuzzy" })).rejects.toThrow(
-      /^Unknown mode 'fuzzy'\. Valid modes: balanced, semantic, lexical$/,
-    );
+    await expect(
+      tool("memory_hybrid_search").execute({ query: "x", namespace: "global", mode: "fuzzy" }),
+    ).rejects.toThrow(/^Unknown mode 'fuzzy'\. Valid modes: balanced, semantic, lexical$/);
   });
 
   it("requires a namespace and a limit between 1 and 50", async () => {
@@ -128,7 +156,9 @@ describe("memory_flavour", () => {
     expect(await tool("memory_flavour").execute({ flavour: "communication" })).toBe(
       "# Communication\nShort, warm sentences.",
     );
-    expect(await tool("memory_flavour").execute({ flavour: "comms" })).toBe("# Communication\nShort, warm sentences.");
+    expect(await tool("memory_flavour").execute({ flavour: "comms" })).toBe(
+      "# Communication\nShort, warm sentences.",
+    );
   });
 
   it("reports an unknown flavour with the list of valid ones", async () => {
@@ -156,7 +186,10 @@ describe("the 4000-character cap", () => {
     expect([...flavour].length).toBe(4000);
 
     await m.ingest.addMany(
-      Array.from({ length: 50 }, (_, i) => ({ key: `Ünïcode note ${i}`, content: `widget ${"中文😀".repeat(100)}` })),
+      Array.from({ length: 50 }, (_, i) => ({
+        key: `Ünïcode note ${i}`,
+        content: `widget ${"中文😀".repeat(100)}`,
+      })),
     );
     const search = await tools[1]!.execute({ query: "widget", namespace: "global", limit: 50 });
     expect([...search].length).toBe(4000);

@@ -11,7 +11,9 @@ function fingerprint(file: string): { counts: Record<string, number>; checksum: 
   const db = new Database(file, { readonly: true });
   sqliteVec.load(db);
   const tables = (
-    db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").all() as Array<{ name: string }>
+    db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").all() as Array<{
+      name: string;
+    }>
   ).map((t) => t.name);
   const counts: Record<string, number> = {};
   const hash = createHash("sha256");
@@ -88,7 +90,8 @@ describe("the agent-facing memory surface is read-only", () => {
     expect([...names].sort()).toEqual(
       ["flavour", "get", "list", "namespaces", "recall", "search", "status", "threads", "userFiles"].sort(),
     );
-    for (const n of names) expect(n).not.toMatch(/add|edit|delete|remove|import|write|set|put|update|insert|embed|ingest/i);
+    for (const n of names)
+      expect(n).not.toMatch(/add|edit|delete|remove|import|write|set|put|update|insert|embed|ingest/i);
     expect(Object.isFrozen(reader)).toBe(true);
     expect(() => {
       reader.add = () => undefined;

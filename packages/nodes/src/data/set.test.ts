@@ -9,7 +9,15 @@ const run = (config: unknown, input: Item[] = items({ a: 1, nested: { keep: true
 describe("data.set", () => {
   it("sets nested fields without touching the input item", async () => {
     const input = items({ a: 1, nested: { keep: true } });
-    const out = await run({ fields: [{ name: "nested.added", value: 2 }, { name: "b", value: "x" }] }, input);
+    const out = await run(
+      {
+        fields: [
+          { name: "nested.added", value: 2 },
+          { name: "b", value: "x" },
+        ],
+      },
+      input,
+    );
     expect(out).toEqual({ items: [{ json: { a: 1, b: "x", nested: { keep: true, added: 2 } } }] });
     expect(input[0]!.json).toEqual({ a: 1, nested: { keep: true } });
   });
@@ -27,12 +35,18 @@ describe("data.set", () => {
 
   it("refuses a path that would reach the prototype", async () => {
     const err = await run({ fields: [{ name: "__proto__.polluted", value: 1 }] }).catch((e) => e);
-    expect(err).toMatchObject({ code: "config_invalid", message: 'path "__proto__.polluted" uses the reserved segment "__proto__"' });
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: 'path "__proto__.polluted" uses the reserved segment "__proto__"',
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("refuses an empty field list", async () => {
     const err = await run({ fields: [] }).catch((e) => e);
-    expect(err).toMatchObject({ code: "config_invalid", message: "config.fields: Too small: expected array to have >=1 items" });
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: "config.fields: Too small: expected array to have >=1 items",
+    });
   });
 });

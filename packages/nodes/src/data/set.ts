@@ -25,7 +25,13 @@ export const setNode = defineNode({
       .describe("Fields to set, in order"),
     keepOnlySet: z.boolean().default(false).describe("Drop every field that is not set here"),
   }),
-  example: { fields: [{ name: "customer.name", value: "Ada" }, { name: "total", value: 42 }], keepOnlySet: false },
+  example: {
+    fields: [
+      { name: "customer.name", value: "Ada" },
+      { name: "total", value: 42 },
+    ],
+    keepOnlySet: false,
+  },
   async execute({ config, input, ctx }) {
     return {
       items: input.map((item) => {

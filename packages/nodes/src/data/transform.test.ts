@@ -18,7 +18,11 @@ function evaluator(table: Record<string, (scope: Record<string, unknown>) => unk
 }
 
 const run = (expression: string, ev: ExpressionEvaluator) =>
-  transformNode.execute({ config: { expression } as never, input: items({ n: 1 }, { n: 5 }), ctx: fakeCtx({ expressions: ev }) });
+  transformNode.execute({
+    config: { expression } as never,
+    input: items({ n: 1 }, { n: 5 }),
+    ctx: fakeCtx({ expressions: ev }),
+  });
 
 describe("data.transform", () => {
   it("evaluates over the items' JSON and turns an array result into items", async () => {
@@ -38,7 +42,11 @@ describe("data.transform", () => {
   it("fails with expression_failed when the expression does", async () => {
     const { ev } = evaluator({});
     const err = await run("items[", ev).catch((e) => e);
-    expect(err).toMatchObject({ code: "expression_failed", message: "expression failed: Syntax error at position 3", retryable: false });
+    expect(err).toMatchObject({
+      code: "expression_failed",
+      message: "expression failed: Syntax error at position 3",
+      retryable: false,
+    });
   });
 
   it("names the node and the field when the expression passes a bound of the evaluator", async () => {
@@ -50,7 +58,12 @@ describe("data.transform", () => {
         ctx: fakeCtx({ expressions: ev, nodeId: "shape" }),
       })
       .catch((e) => e);
-    expect(err).toMatchObject({ code: "expression_limit", nodeId: "shape", field: "expression", retryable: false });
+    expect(err).toMatchObject({
+      code: "expression_limit",
+      nodeId: "shape",
+      field: "expression",
+      retryable: false,
+    });
     expect(err.message).toMatch(/^node "shape" field "expression": /);
   });
 

@@ -34,13 +34,17 @@ const webhookAuth = z
         .min(1)
         .max(3600)
         .optional()
-        .describe("Maximum age of a signed timestamp, in seconds (replay protection; Stripe, or custom with a timestamp header)"),
+        .describe(
+          "Maximum age of a signed timestamp, in seconds (replay protection; Stripe, or custom with a timestamp header)",
+        ),
       timestampHeader: z
         .string()
         .min(1)
         .max(100)
         .optional()
-        .describe("Custom HMAC: header with a Unix-seconds timestamp; the signature then covers `<timestamp>.<body>`"),
+        .describe(
+          "Custom HMAC: header with a Unix-seconds timestamp; the signature then covers `<timestamp>.<body>`",
+        ),
     }),
   ])
   .refine((a) => a.type !== "hmac" || a.preset !== "custom" || a.header !== undefined, {
@@ -49,13 +53,21 @@ const webhookAuth = z
   })
   // A tolerance with nothing signed to measure it on would be ignored silently: refuse it instead.
   .refine((a) => a.type !== "hmac" || a.preset !== "github" || a.toleranceSec === undefined, {
-    message: "GitHub signs only the body (no timestamp), so no replay window can be enforced; remove toleranceSec",
+    message:
+      "GitHub signs only the body (no timestamp), so no replay window can be enforced; remove toleranceSec",
     path: ["toleranceSec"],
   })
-  .refine((a) => a.type !== "hmac" || a.preset !== "custom" || a.toleranceSec === undefined || a.timestampHeader !== undefined, {
-    message: "a custom HMAC checks toleranceSec against a signed timestamp; name its timestampHeader",
-    path: ["toleranceSec"],
-  })
+  .refine(
+    (a) =>
+      a.type !== "hmac" ||
+      a.preset !== "custom" ||
+      a.toleranceSec === undefined ||
+      a.timestampHeader !== undefined,
+    {
+      message: "a custom HMAC checks toleranceSec against a signed timestamp; name its timestampHeader",
+      path: ["toleranceSec"],
+    },
+  )
   .refine((a) => a.type !== "hmac" || a.preset === "custom" || a.timestampHeader === undefined, {
     message: "only a custom HMAC takes a timestampHeader (Stripe's timestamp is inside Stripe-Signature)",
     path: ["timestampHeader"],

@@ -13,7 +13,14 @@ const bin = fileURLToPath(new URL("../../bin/switchyard.mjs", import.meta.url));
 
 function spawnWorker(dir: string) {
   const child = spawn(process.execPath, [bin, "worker"], {
-    env: { ...process.env, SWITCHYARD_DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      SWITCHYARD_DATA_DIR: dir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SWITCHYARD_SMTP_PORT: "0",
+      LOG_LEVEL: "silent",
+    },
     stdio: ["ignore", "pipe", "ignore"],
   });
   const port = new Promise<number>((resolve, reject) => {
@@ -34,7 +41,11 @@ describe("acknowledged webhooks survive kill -9", () => {
     // and was recorded finished, with its steps, before the answer.
     const dir = mkdtempSync(path.join(tmpdir(), "sy-ack-"));
     try {
-      const setup = await createHost(parseConfig({ SWITCHYARD_DATA_DIR: dir, LOG_LEVEL: "silent" }), createLogger("silent"), { seed: false });
+      const setup = await createHost(
+        parseConfig({ SWITCHYARD_DATA_DIR: dir, LOG_LEVEL: "silent" }),
+        createLogger("silent"),
+        { seed: false },
+      );
       const flow = {
         nodes: [
           { id: "hook", type: "trigger.webhook", config: { path: "ingest", responseMode: "async" } },
@@ -47,7 +58,11 @@ describe("acknowledged webhooks survive kill -9", () => {
       const echo = {
         nodes: [
           { id: "hook", type: "trigger.webhook", config: { path: "echo", responseMode: "sync" } },
-          { id: "set", type: "data.set", config: { fields: [{ name: "n", value: "=item.body.i + 1" }], keepOnlySet: true } },
+          {
+            id: "set",
+            type: "data.set",
+            config: { fields: [{ name: "n", value: "=item.body.i + 1" }], keepOnlySet: true },
+          },
           { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } },
         ],
         edges: [
@@ -68,9 +83,14 @@ describe("acknowledged webhooks survive kill -9", () => {
         const sync = c % 2 === 1;
         for (let i = 0; !stop; i++) {
           try {
-            const res = await fetch(`${base}/${sync ? "echo" : "ingest"}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ c, i }) });
+            const res = await fetch(`${base}/${sync ? "echo" : "ingest"}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ c, i }),
+            });
             if (res.status === 202) acknowledged.push(((await res.json()) as { runId: string }).runId);
-            if (res.status === 200 && ((await res.json()) as { n: number }).n === i + 1) answered.push(res.headers.get("x-switchyard-run-id")!);
+            if (res.status === 200 && ((await res.json()) as { n: number }).n === i + 1)
+              answered.push(res.headers.get("x-switchyard-run-id")!);
           } catch {
             return; // the server died mid-request: not acknowledged, nothing promised
           }
@@ -88,7 +108,9 @@ describe("acknowledged webhooks survive kill -9", () => {
       const missing = acknowledged.filter((runId) => !has.get(runId));
       expect(missing).toEqual([]);
       // Answered sync runs are already complete on disk, steps included, before any restart.
-      const complete = db.prepare(`SELECT r.status, (SELECT COUNT(*) FROM "Step" s WHERE s.runId = r.id) AS steps FROM "Run" r WHERE r.id = ?`);
+      const complete = db.prepare(
+        `SELECT r.status, (SELECT COUNT(*) FROM "Step" s WHERE s.runId = r.id) AS steps FROM "Run" r WHERE r.id = ?`,
+      );
       const incomplete = answered.filter((runId) => {
         const row = complete.get(runId) as { status: string; steps: number } | undefined;
         return row?.status !== "succeeded" || row.steps !== 3;
@@ -99,11 +121,20 @@ describe("acknowledged webhooks survive kill -9", () => {
       const again = spawnWorker(dir);
       await again.port;
       const check = new Database(path.join(dir, "switchyard.db"), { readonly: true });
-      const open = () => (check.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`).get() as { n: number }).n;
+      const open = () =>
+        (
+          check
+            .prepare(
+              `SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`,
+            )
+            .get() as { n: number }
+        ).n;
       const deadline = Date.now() + 60_000;
       while (open() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(open()).toBe(0);
-      expect(check.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status != 'succeeded'`).get()).toEqual({ n: 0 });
+      expect(check.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status != 'succeeded'`).get()).toEqual({
+        n: 0,
+      });
       check.close();
       again.child.kill("SIGTERM");
       await again.exited;

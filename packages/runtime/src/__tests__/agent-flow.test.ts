@@ -16,7 +16,11 @@ const agentFlow = {
     {
       id: "context",
       type: "agent",
-      config: { agent_ref: "flow_memory_agent", prompt: "What is our refund policy for this customer?", input_context: "=item.body" },
+      config: {
+        agent_ref: "flow_memory_agent",
+        prompt: "What is our refund policy for this customer?",
+        input_context: "=item.body",
+      },
     },
     { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
   ],
@@ -34,7 +38,10 @@ interface Turn {
 
 describe("webhook → flow_memory_agent over the real LLM wire protocol", () => {
   it("runs memory_recall, refuses a write tool by policy, traces both, and answers source-tagged", async () => {
-    await t.host.services.memory.ingest.add({ key: "refund-policy", content: "Refunds are issued within 14 days of purchase." });
+    await t.host.services.memory.ingest.add({
+      key: "refund-policy",
+      content: "Refunds are issued within 14 days of purchase.",
+    });
     const llm = await startScriptedLlmServer([
       {
         toolCalls: [
@@ -45,8 +52,16 @@ describe("webhook → flow_memory_agent over the real LLM wire protocol", () => 
       { content: "Refunds are issued within 14 days of purchase (memory)." },
     ]);
     try {
-      const cred = await t.host.services.vault.create({ name: "LLM", type: "llmProvider", data: { apiKey: "sk-test-SECRET-123", allowedHosts: "127.0.0.1" } });
-      await t.host.settings.set("llm.provider", { baseUrl: llm.url, credentialId: cred.id, models: { burst: "scripted-model" } });
+      const cred = await t.host.services.vault.create({
+        name: "LLM",
+        type: "llmProvider",
+        data: { apiKey: "sk-test-SECRET-123", allowedHosts: "127.0.0.1" },
+      });
+      await t.host.settings.set("llm.provider", {
+        baseUrl: llm.url,
+        credentialId: cred.id,
+        models: { burst: "scripted-model" },
+      });
       await t.host.services.reloadAgents();
       const { id } = await t.host.flows.create({ name: "Support", definition: agentFlow });
       await t.host.control.setActive(id, true);
@@ -93,7 +108,11 @@ describe("webhook → flow_memory_agent over the real LLM wire protocol", () => 
         type: "llmProvider",
         data: { apiKey: "sk-test-SECRET-123", allowedHosts: "api.openai.com" },
       });
-      await t.host.settings.set("llm.provider", { baseUrl: llm.url, credentialId: cred.id, models: { burst: "scripted-model" } });
+      await t.host.settings.set("llm.provider", {
+        baseUrl: llm.url,
+        credentialId: cred.id,
+        models: { burst: "scripted-model" },
+      });
       await t.host.services.reloadAgents();
       const { id } = await t.host.flows.create({ name: "Support", definition: agentFlow });
       await t.host.control.setActive(id, true);

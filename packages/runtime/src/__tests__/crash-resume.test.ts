@@ -44,7 +44,13 @@ function chainFlow() {
 
 function spawnWorker(dir: string) {
   const child = spawn(process.execPath, [bin, "worker"], {
-    env: { ...process.env, SWITCHYARD_DATA_DIR: dir, PORT: "0", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      SWITCHYARD_DATA_DIR: dir,
+      PORT: "0",
+      SWITCHYARD_SMTP_PORT: "0",
+      LOG_LEVEL: "silent",
+    },
     stdio: "ignore",
   });
   return { child, exited: new Promise<void>((r) => child.once("exit", () => r())) };
@@ -78,11 +84,16 @@ describe("crash resume", () => {
 
       const second = spawnWorker(dir);
       const db = new Database(path.join(dir, "switchyard.db"), { readonly: true });
-      const status = () => (db.prepare(`SELECT status FROM "Run" WHERE id = ?`).get(runId) as { status: string }).status;
+      const status = () =>
+        (db.prepare(`SELECT status FROM "Run" WHERE id = ?`).get(runId) as { status: string }).status;
       await until("the run to finish", () => ["succeeded", "failed"].includes(status()));
       expect(status()).toBe("succeeded");
-      expect(db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status IN ('running', 'queued')`).get()).toEqual({ n: 0 });
-      const steps = db.prepare(`SELECT DISTINCT nodeId FROM "Step" WHERE runId = ? AND status = 'succeeded'`).all(runId);
+      expect(db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status IN ('running', 'queued')`).get()).toEqual({
+        n: 0,
+      });
+      const steps = db
+        .prepare(`SELECT DISTINCT nodeId FROM "Step" WHERE runId = ? AND status = 'succeeded'`)
+        .all(runId);
       expect(steps).toHaveLength(STEPS + 1);
       db.close();
       second.child.kill("SIGTERM");

@@ -14,7 +14,11 @@ describe("cron → flow", () => {
     const flow = {
       nodes: [
         { id: "tick", type: "trigger.cron", config: { expression: "* * * * * *", timezone: "UTC" } },
-        { id: "note", type: "data.set", config: { fields: [{ name: "at", value: "=item.firedAt" }], keepOnlySet: true } },
+        {
+          id: "note",
+          type: "data.set",
+          config: { fields: [{ name: "at", value: "=item.firedAt" }], keepOnlySet: true },
+        },
       ],
       edges: [{ from: { node: "tick", port: "main" }, to: { node: "note", port: "main" } }],
     };
@@ -38,7 +42,10 @@ describe("cron → flow", () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const after = await t.host.runs.list({ flowId: id, limit: 100 });
     const firedAt = await Promise.all(
-      after.runs.map(async (r) => (JSON.parse((await t.host.runs.get(r.id))!.triggerPayload) as { firedAt: string }).firedAt),
+      after.runs.map(
+        async (r) =>
+          (JSON.parse((await t.host.runs.get(r.id))!.triggerPayload) as { firedAt: string }).firedAt,
+      ),
     );
     const firedAfter = firedAt.filter((at) => Date.parse(at) > deactivatedAt);
     expect(firedAfter).toEqual([]);

@@ -13,8 +13,15 @@ export interface EndlessBodyOptions {
  * soon as the answer starts. A reset or a broken pipe on a write is expected once the server refuses the
  * body; it only fails the call when no answer arrived at all, and then says so.
  */
-export function postEndlessBody(url: string, opts: EndlessBodyOptions = {}): Promise<{ status: number; body: string }> {
-  const { headers = { "content-type": "application/json" }, chunkBytes = 512, maxBytes = 64 * 1024 * 1024 } = opts;
+export function postEndlessBody(
+  url: string,
+  opts: EndlessBodyOptions = {},
+): Promise<{ status: number; body: string }> {
+  const {
+    headers = { "content-type": "application/json" },
+    chunkBytes = 512,
+    maxBytes = 64 * 1024 * 1024,
+  } = opts;
   return new Promise((resolve, reject) => {
     let answered = false;
     let sent = 0;
@@ -27,10 +34,21 @@ export function postEndlessBody(url: string, opts: EndlessBodyOptions = {}): Pro
         req.destroy();
         resolve({ status: res.statusCode!, body: text });
       });
-      res.on("error", (e) => reject(new Error(`the answer was cut off (${(e as NodeJS.ErrnoException).code ?? e.message}) after: ${text}`)));
+      res.on("error", (e) =>
+        reject(
+          new Error(
+            `the answer was cut off (${(e as NodeJS.ErrnoException).code ?? e.message}) after: ${text}`,
+          ),
+        ),
+      );
     });
     req.on("error", (e) => {
-      if (!answered) reject(new Error(`no answer before the connection failed: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+      if (!answered)
+        reject(
+          new Error(
+            `no answer before the connection failed: ${(e as NodeJS.ErrnoException).code ?? e.message}`,
+          ),
+        );
     });
     const chunk = "x".repeat(chunkBytes);
     const write = () => {

@@ -10,7 +10,6 @@ import { activateFlows, postHook, runOutcome, setFieldFlow, startTestHost } from
 /** What one bad request may add to the process's resident memory. */
 const RSS_BOUND_MB = 200;
 
-
 describe("an expression that would stall or bloat the server", () => {
   let t: Awaited<ReturnType<typeof startTestHost>>;
   beforeAll(async () => {

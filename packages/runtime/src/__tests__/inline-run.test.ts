@@ -7,9 +7,16 @@ import { startTestHost } from "./test-host";
 const hook = { id: "hook", type: "trigger.webhook", config: { path: "calc", responseMode: "sync" } };
 const chain = (...nodes: { id: string; type: string; config: unknown; retry?: unknown }[]) => ({
   nodes: [hook, ...nodes],
-  edges: nodes.map((n, i) => ({ from: { node: i === 0 ? "hook" : nodes[i - 1]!.id, port: "main" }, to: { node: n.id, port: "main" } })),
+  edges: nodes.map((n, i) => ({
+    from: { node: i === 0 ? "hook" : nodes[i - 1]!.id, port: "main" },
+    to: { node: n.id, port: "main" },
+  })),
 });
-const set = (value: string) => ({ id: "set", type: "data.set", config: { fields: [{ name: "n", value }], keepOnlySet: true } });
+const set = (value: string) => ({
+  id: "set",
+  type: "data.set",
+  config: { fields: [{ name: "n", value }], keepOnlySet: true },
+});
 const respond = { id: "respond", type: "webhook.respond", config: { status: 200, body: "=item" } };
 
 function compiled(def: unknown) {
@@ -43,14 +50,25 @@ describe("an inline webhook run", () => {
     await t.close();
   });
   const post = (body: unknown) =>
-    fetch(`${t.url}/hooks/calc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${t.url}/hooks/calc`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const row = (runId: string) =>
-    t.host.db.sql.prepare(`SELECT status, attempts, leaseOwner, errorCode, errorNodeId, durationMs FROM "Run" WHERE id = ?`).get(runId);
+    t.host.db.sql
+      .prepare(
+        `SELECT status, attempts, leaseOwner, errorCode, errorNodeId, durationMs FROM "Run" WHERE id = ?`,
+      )
+      .get(runId);
   const steps = (runId: string) =>
     t.host.db.sql.prepare(`SELECT nodeId, status FROM "Step" WHERE runId = ? ORDER BY id`).all(runId);
 
   it("answers only once its finished run and every step are on disk", async () => {
-    const { id } = await t.host.flows.create({ name: "Calc", definition: chain(set("=item.body.n + 1"), respond) });
+    const { id } = await t.host.flows.create({
+      name: "Calc",
+      definition: chain(set("=item.body.n + 1"), respond),
+    });
     await t.host.control.setActive(id, true);
     const res = await post({ n: 41 });
     expect(res.status).toBe(200);
@@ -66,18 +84,33 @@ describe("an inline webhook run", () => {
   });
 
   it("answers the anonymous caller a generic 500 with the run id, after recording the failure naming the node and field", async () => {
-    const { id } = await t.host.flows.create({ name: "Calc", definition: chain(set("=item.body.n + 1"), respond) });
+    const { id } = await t.host.flows.create({
+      name: "Calc",
+      definition: chain(set("=item.body.n + 1"), respond),
+    });
     await t.host.control.setActive(id, true);
     const res = await post({ n: "forty-one" });
     expect(res.status).toBe(500);
     const runId = res.headers.get("x-switchyard-run-id")!;
     // The failure's text (node, field, expression) is for the flow's owner, not for whoever called the hook.
     expect(await res.json()).toEqual({
-      error: { code: "run_failed", message: `the flow run failed; its details are in the run's trace (run ${runId})`, runId },
+      error: {
+        code: "run_failed",
+        message: `the flow run failed; its details are in the run's trace (run ${runId})`,
+        runId,
+      },
     });
-    expect(row(runId)).toMatchObject({ status: "failed", errorCode: "expression_failed", errorNodeId: "set" });
-    const stored = t.host.db.sql.prepare(`SELECT errorMessage FROM "Run" WHERE id = ?`).get(runId) as { errorMessage: string };
-    expect(stored.errorMessage).toMatch(/^node "set" field "fields\.0\.value" at position \d+: The left side of the "\+" operator must evaluate to a number/);
+    expect(row(runId)).toMatchObject({
+      status: "failed",
+      errorCode: "expression_failed",
+      errorNodeId: "set",
+    });
+    const stored = t.host.db.sql.prepare(`SELECT errorMessage FROM "Run" WHERE id = ?`).get(runId) as {
+      errorMessage: string;
+    };
+    expect(stored.errorMessage).toMatch(
+      /^node "set" field "fields\.0\.value" at position \d+: The left side of the "\+" operator must evaluate to a number/,
+    );
     expect(steps(runId)).toEqual([
       { nodeId: "hook", status: "succeeded" },
       { nodeId: "set", status: "failed" },

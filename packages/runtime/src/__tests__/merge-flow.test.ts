@@ -11,12 +11,29 @@ afterEach(async () => {
 
 describe("merge by key through the real executor", () => {
   it("joins two branches on a key using the items of each input port", async () => {
-    const set = (fields: [string, string][]) => ({ fields: fields.map(([name, value]) => ({ name, value })), keepOnlySet: true });
+    const set = (fields: [string, string][]) => ({
+      fields: fields.map(([name, value]) => ({ name, value })),
+      keepOnlySet: true,
+    });
     const flow = {
       nodes: [
         { id: "start", type: "trigger.manual", config: {} },
-        { id: "orders", type: "data.set", config: set([["id", "=trigger.orderId"], ["total", "=42"]]) },
-        { id: "customers", type: "data.set", config: set([["id", "=trigger.orderId"], ["name", "=trigger.customer"]]) },
+        {
+          id: "orders",
+          type: "data.set",
+          config: set([
+            ["id", "=trigger.orderId"],
+            ["total", "=42"],
+          ]),
+        },
+        {
+          id: "customers",
+          type: "data.set",
+          config: set([
+            ["id", "=trigger.orderId"],
+            ["name", "=trigger.customer"],
+          ]),
+        },
         { id: "join", type: "flow.merge", config: { mode: "byKey", key: "id", join: "inner" } },
       ],
       edges: [

@@ -23,10 +23,16 @@ describe("pinned data in runs", () => {
   it("answers a pinned node from its pin in a manual run, and executes it for a webhook run", async () => {
     const { id } = await t.host.flows.create({ name: "Pinned", definition: pinnedFlow });
 
-    const manual = await t.host.control.startRun(id, { payload: { body: { name: "Ada" } }, channel: "manual" });
+    const manual = await t.host.control.startRun(id, {
+      payload: { body: { name: "Ada" } },
+      channel: "manual",
+    });
     const manualRun = await waitForRun(t.host, manual.runId);
     expect(manualRun.status).toBe("succeeded");
-    expect(manualRun.steps.find((s) => s.nodeId === "greet")).toMatchObject({ status: "succeeded", reason: "pinned" });
+    expect(manualRun.steps.find((s) => s.nodeId === "greet")).toMatchObject({
+      status: "succeeded",
+      reason: "pinned",
+    });
     expect(JSON.parse(manualRun.output ?? "null")).toEqual([{ json: { greeting: "pinned hello" } }]);
 
     await t.host.control.setActive(id, true);

@@ -23,7 +23,13 @@ function jsonShaped(v: unknown): boolean {
 
 /** Node's HTTP parser itself drops a header named `__proto__`; the other names reach the handler. */
 const send = async (url: string, o: { headers: [string, string][]; body: string }) =>
-  (await fetch(url, { method: "POST", headers: new Headers(o.headers.filter(([k]) => k !== "__proto__")), body: o.body })).status;
+  (
+    await fetch(url, {
+      method: "POST",
+      headers: new Headers(o.headers.filter(([k]) => k !== "__proto__")),
+      body: o.body,
+    })
+  ).status;
 
 describe("the payload a sync webhook hands to an inline run", () => {
   let server: Server;
@@ -53,7 +59,8 @@ describe("the payload a sync webhook hands to an inline run", () => {
       deliverTestEvent: () => {},
       now: () => Date.now(),
     });
-    for (const [i, t] of (["json", "form"] as const).entries()) production.bind({ flowId: `f${i}`, flowVersion: 1, nodeId: "hook", config: config(t) });
+    for (const [i, t] of (["json", "form"] as const).entries())
+      production.bind({ flowId: `f${i}`, flowVersion: 1, nodeId: "hook", config: config(t) });
     server = createServer((req, res) => void handler(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -69,8 +76,18 @@ describe("the payload a sync webhook hands to an inline run", () => {
     const headers = names.map((k): [string, string] => [k, `${k}-value`]);
     const form = names.map((k) => `${k}=${k}-value`).join("&");
     const json = JSON.stringify(record((k) => `${k}-value`));
-    expect(await send(`${url}/hooks/in-form/p1?${query}`, { headers: [...headers, ["content-type", "application/x-www-form-urlencoded"]], body: form })).toBe(200);
-    expect(await send(`${url}/hooks/in-json/p1?${query}`, { headers: [...headers, ["content-type", "application/json"]], body: json })).toBe(200);
+    expect(
+      await send(`${url}/hooks/in-form/p1?${query}`, {
+        headers: [...headers, ["content-type", "application/x-www-form-urlencoded"]],
+        body: form,
+      }),
+    ).toBe(200);
+    expect(
+      await send(`${url}/hooks/in-json/p1?${query}`, {
+        headers: [...headers, ["content-type", "application/json"]],
+        body: json,
+      }),
+    ).toBe(200);
     expect(seen).toHaveLength(2);
     for (const { payload, payloadJson } of seen) {
       expect(jsonShaped(payload)).toBe(true);
@@ -80,7 +97,8 @@ describe("the payload a sync webhook hands to an inline run", () => {
       expect(Object.entries(p.body)).toEqual(names.map((k) => [k, `${k}-value`]));
       expect(Object.entries(p.params)).toEqual([["constructor", "p1"]]);
       // Header names arrive lower-cased; every one is an own key with the string sent.
-      for (const k of names.slice(1)) expect(Object.getOwnPropertyDescriptor(p.headers, k.toLowerCase())?.value).toBe(`${k}-value`);
+      for (const k of names.slice(1))
+        expect(Object.getOwnPropertyDescriptor(p.headers, k.toLowerCase())?.value).toBe(`${k}-value`);
     }
   });
 });
@@ -103,13 +121,27 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
     it("gives query, form and JSON keys named __proto__, constructor, prototype, toString and hasOwnProperty their string values", async () => {
       const hook = (p: string, bodyType: string, body: string) => ({
         nodes: [
-          { id: "hook", type: "trigger.webhook", config: { path: p, responseMode: "sync", methods: ["POST"], bodyType } },
+          {
+            id: "hook",
+            type: "trigger.webhook",
+            config: { path: p, responseMode: "sync", methods: ["POST"], bodyType },
+          },
           { id: "respond", type: "webhook.respond", config: { body } },
         ],
         edges: [{ from: { node: "hook", port: "main" }, to: { node: "respond", port: "main" } }],
       });
-      const form = await t.host.flows.create({ name: "form", definition: hook("form", "form", `={ "q": ${typesOf("trigger.query").slice(1)}, "b": ${typesOf("trigger.body").slice(1)} }`) });
-      const json = await t.host.flows.create({ name: "json", definition: hook("json", "json", typesOf("trigger.body")) });
+      const form = await t.host.flows.create({
+        name: "form",
+        definition: hook(
+          "form",
+          "form",
+          `={ "q": ${typesOf("trigger.query").slice(1)}, "b": ${typesOf("trigger.body").slice(1)} }`,
+        ),
+      });
+      const json = await t.host.flows.create({
+        name: "json",
+        definition: hook("json", "json", typesOf("trigger.body")),
+      });
       await t.host.control.setActive(form.id, true);
       await t.host.control.setActive(json.id, true);
       const viaForm = await fetch(`${t.url}/hooks/form?${query}`, {
@@ -117,7 +149,10 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: names.map((k) => `${k}=${k}-value`).join("&"),
       });
-      expect(await viaForm.json()).toEqual({ q: expected((k) => `${k}-value`), b: expected((k) => `${k}-value`) });
+      expect(await viaForm.json()).toEqual({
+        q: expected((k) => `${k}-value`),
+        b: expected((k) => `${k}-value`),
+      });
       const viaJson = await fetch(`${t.url}/hooks/json`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -133,13 +168,30 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
       const flow = {
         nodes: [
           { id: "mail", type: "trigger.email", config: { localPart: "inbox" } },
-          { id: "pick", type: "data.set", config: { fields: [{ name: "h", value: typesOf("item.headers").replace(JSON.stringify(names), JSON.stringify(lower)) }], keepOnlySet: true } },
+          {
+            id: "pick",
+            type: "data.set",
+            config: {
+              fields: [
+                {
+                  name: "h",
+                  value: typesOf("item.headers").replace(JSON.stringify(names), JSON.stringify(lower)),
+                },
+              ],
+              keepOnlySet: true,
+            },
+          },
         ],
         edges: [{ from: { node: "mail", port: "main" }, to: { node: "pick", port: "main" } }],
       };
       const { id } = await t.host.flows.create({ name: "Inbox", definition: flow });
       await t.host.control.setActive(id, true);
-      const transport = nodemailer.createTransport({ host: "127.0.0.1", port: t.host.services.smtpPort(), secure: false, ignoreTLS: true });
+      const transport = nodemailer.createTransport({
+        host: "127.0.0.1",
+        port: t.host.services.smtpPort(),
+        secure: false,
+        ignoreTLS: true,
+      });
       await transport.sendMail({
         from: "ada@example.com",
         to: "inbox+__proto__@flows.test",
@@ -154,7 +206,8 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
       }
       const run = await waitForRun(t.host, runs.runs[0]!.id);
       const payload = JSON.parse(run.triggerPayload) as { headers: Record<string, string>; tag: string };
-      for (const k of lower) expect(Object.getOwnPropertyDescriptor(payload.headers, k)?.value).toBe(`${k}-value`);
+      for (const k of lower)
+        expect(Object.getOwnPropertyDescriptor(payload.headers, k)?.value).toBe(`${k}-value`);
       expect(payload.tag).toBe("__proto__");
       expect(JSON.parse(run.output!)).toEqual([{ json: { h: lower.map((k) => `${k}=${k}-value:string`) } }]);
     });
@@ -169,13 +222,20 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
           definition: {
             nodes: [
               { id: "start", type: "trigger.manual" },
-              { id: "pick", type: "data.set", config: { fields: [{ name: "t", value: typesOf("item") }], keepOnlySet: true } },
+              {
+                id: "pick",
+                type: "data.set",
+                config: { fields: [{ name: "t", value: typesOf("item") }], keepOnlySet: true },
+              },
             ],
             edges: [{ from: { node: "start" }, to: { node: "pick" } }],
           },
         },
       });
-      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs?wait=true`, { raw: JSON.stringify(record((k) => `${k}-value`)), headers: { "content-type": "application/json" } });
+      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs?wait=true`, {
+        raw: JSON.stringify(record((k) => `${k}-value`)),
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status).toBe(200);
       expect(res.json.output).toEqual([{ json: { t: expected((k) => `${k}-value`) } }]);
     } finally {

@@ -42,10 +42,18 @@ describe("request data reaching an expression (#18 acceptance 1)", () => {
   };
 
   it("shows query parameters named constructor and __lookupGetter__ as the strings they are", async () => {
-    await activate(hookFlow("echo", '={ "q": trigger.query, "types": $map($keys(trigger.query), function($k){ $type($lookup(trigger.query, $k)) }) }'));
+    await activate(
+      hookFlow(
+        "echo",
+        '={ "q": trigger.query, "types": $map($keys(trigger.query), function($k){ $type($lookup(trigger.query, $k)) }) }',
+      ),
+    );
     const res = await fetch(`${t.url}/hooks/echo?constructor=1&__lookupGetter__=1`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ q: { constructor: "1", __lookupGetter__: "1" }, types: ["string", "string"] });
+    expect(await res.json()).toEqual({
+      q: { constructor: "1", __lookupGetter__: "1" },
+      types: ["string", "string"],
+    });
   });
 
   it("runs nothing on the host when a respond expression walks from a query parameter to the AsyncFunction constructor", async () => {

@@ -13,7 +13,6 @@ import { MAX_CONCURRENT_SANDBOXES, registry, sandboxStats } from "@switchyard/no
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activateFlows, postHook, runOutcome, setFieldFlow, startTestHost } from "./test-host";
 
-
 /** $eval's host implementation, called on an object whose `environment` carries none of the evaluator's hooks. */
 const forgedEval =
   `=( $n := item.body.n; $ev := $spread([$eval]).implementation; $lk := $spread([$lookup]).implementation;` +

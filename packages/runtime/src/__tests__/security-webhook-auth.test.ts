@@ -15,8 +15,20 @@ describe("webhook auth fails closed (#18)", () => {
   let basicId: string;
   beforeEach(async () => {
     t = await startTestHost();
-    secretId = (await t.host.services.vault.create({ name: "Webhook secret", type: "webhookSecret", data: { secret: "s3cret" } })).id;
-    basicId = (await t.host.services.vault.create({ name: "Basic", type: "httpBasic", data: { user: "ada", password: "pw", allowedHosts: "example.com" } })).id;
+    secretId = (
+      await t.host.services.vault.create({
+        name: "Webhook secret",
+        type: "webhookSecret",
+        data: { secret: "s3cret" },
+      })
+    ).id;
+    basicId = (
+      await t.host.services.vault.create({
+        name: "Basic",
+        type: "httpBasic",
+        data: { user: "ada", password: "pw", allowedHosts: "example.com" },
+      })
+    ).id;
   });
   afterEach(async () => {
     await t.close();
@@ -24,7 +36,10 @@ describe("webhook auth fails closed (#18)", () => {
   const runCount = () => (t.host.db.sql.prepare(`SELECT count(*) AS n FROM "Run"`).get() as { n: number }).n;
 
   it("refuses to activate basic auth given a Webhook secret credential, naming the node and field", async () => {
-    const { id } = await t.host.flows.create({ name: "Guarded", definition: hookFlow({ type: "basic", credentialId: secretId }) });
+    const { id } = await t.host.flows.create({
+      name: "Guarded",
+      definition: hookFlow({ type: "basic", credentialId: secretId }),
+    });
     await expect(t.host.control.setActive(id, true)).rejects.toThrow(
       `cannot activate: node "hook" field "auth.credentialId": credential ${secretId} is of type webhookSecret; basic auth needs one of type httpBasic`,
     );
@@ -33,14 +48,20 @@ describe("webhook auth fails closed (#18)", () => {
   });
 
   it("refuses to activate header auth given an HTTP basic credential, naming the node and field", async () => {
-    const { id } = await t.host.flows.create({ name: "Guarded", definition: hookFlow({ type: "header", name: "X-Token", credentialId: basicId }) });
+    const { id } = await t.host.flows.create({
+      name: "Guarded",
+      definition: hookFlow({ type: "header", name: "X-Token", credentialId: basicId }),
+    });
     await expect(t.host.control.setActive(id, true)).rejects.toThrow(
       `cannot activate: node "hook" field "auth.credentialId": credential ${basicId} is of type httpBasic; header auth needs one of type webhookSecret, httpHeader, httpBearer`,
     );
   });
 
   it("refuses to save a misfitting credential into an active flow, which keeps serving its previous version", async () => {
-    const { id } = await t.host.flows.create({ name: "Guarded", definition: hookFlow({ type: "header", name: "X-Token", credentialId: secretId }) });
+    const { id } = await t.host.flows.create({
+      name: "Guarded",
+      definition: hookFlow({ type: "header", name: "X-Token", credentialId: secretId }),
+    });
     await t.host.control.setActive(id, true);
     await t.host.flows.saveVersion(id, hookFlow({ type: "basic", credentialId: secretId }));
     await expect(t.host.control.afterSave(id)).rejects.toThrow(
@@ -57,7 +78,15 @@ describe("webhook auth fails closed (#18)", () => {
       { type: "header", name: "X-Token", credentialId: basicId },
     ] as const) {
       const { id } = await t.host.flows.create({ name: "Legacy", definition: hookFlow(auth) });
-      const config = { path: "guarded", methods: ["POST"], auth, responseMode: "async", syncTimeoutMs: 1000, bodyType: "json", maxBodyBytes: 1024 } as WebhookConfig;
+      const config = {
+        path: "guarded",
+        methods: ["POST"],
+        auth,
+        responseMode: "async",
+        syncTimeoutMs: 1000,
+        bodyType: "json",
+        maxBodyBytes: 1024,
+      } as WebhookConfig;
       t.host.services.hooks.production.bind({ flowId: id, flowVersion: 1, nodeId: "hook", config });
       const res = await fetch(`${t.url}/hooks/guarded`, { method: "POST" });
       expect(res.status).toBe(500);
@@ -68,7 +97,14 @@ describe("webhook auth fails closed (#18)", () => {
   });
 
   it("masks signature and auth headers in the stored payload", async () => {
-    const flow = hookFlow({ type: "hmac", credentialId: secretId, preset: "custom", header: "X-Sig", timestampHeader: "X-Ts", toleranceSec: 60 });
+    const flow = hookFlow({
+      type: "hmac",
+      credentialId: secretId,
+      preset: "custom",
+      header: "X-Sig",
+      timestampHeader: "X-Ts",
+      toleranceSec: 60,
+    });
     const { id } = await t.host.flows.create({ name: "Guarded", definition: flow });
     await t.host.control.setActive(id, true);
     const body = "{}";
@@ -76,22 +112,50 @@ describe("webhook auth fails closed (#18)", () => {
     const sig = createHmac("sha256", "s3cret").update(`${ts}.${body}`).digest("hex");
     const res = await fetch(`${t.url}/hooks/guarded`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-sig": sig, "x-ts": ts, "x-hub-signature-256": "sha256=abc", "stripe-signature": "t=1,v1=abc", cookie: "sid=1" },
+      headers: {
+        "content-type": "application/json",
+        "x-sig": sig,
+        "x-ts": ts,
+        "x-hub-signature-256": "sha256=abc",
+        "stripe-signature": "t=1,v1=abc",
+        cookie: "sid=1",
+      },
       body,
     });
     expect(res.status).toBe(202);
     const { runId } = (await res.json()) as { runId: string };
-    const stored = t.host.db.sql.prepare(`SELECT triggerPayload FROM "Run" WHERE id = ?`).get(runId) as { triggerPayload: string };
+    const stored = t.host.db.sql.prepare(`SELECT triggerPayload FROM "Run" WHERE id = ?`).get(runId) as {
+      triggerPayload: string;
+    };
     const headers = JSON.parse(stored.triggerPayload).headers as Record<string, string>;
-    expect(headers).toMatchObject({ "x-sig": "[masked]", "x-hub-signature-256": "[masked]", "stripe-signature": "[masked]", cookie: "[masked]", "x-ts": ts });
+    expect(headers).toMatchObject({
+      "x-sig": "[masked]",
+      "x-hub-signature-256": "[masked]",
+      "stripe-signature": "[masked]",
+      cookie: "[masked]",
+      "x-ts": ts,
+    });
     expect(stored.triggerPayload).not.toContain(sig);
   });
 
   it("refuses to save through the REST API a webhook whose credential does not fit its auth mode, naming the node and field", async () => {
     const api = await startApiHost();
     try {
-      const cred = await api.host.services.vault.create({ name: "Webhook secret", type: "webhookSecret", data: { secret: "s3cret" } });
-      const definition = { nodes: [{ id: "hook", type: "trigger.webhook", config: { path: "guarded", auth: { type: "basic", credentialId: cred.id } } }], edges: [] };
+      const cred = await api.host.services.vault.create({
+        name: "Webhook secret",
+        type: "webhookSecret",
+        data: { secret: "s3cret" },
+      });
+      const definition = {
+        nodes: [
+          {
+            id: "hook",
+            type: "trigger.webhook",
+            config: { path: "guarded", auth: { type: "basic", credentialId: cred.id } },
+          },
+        ],
+        edges: [],
+      };
       const res = await api.api("POST", "/flows", { body: { name: "Guarded", definition } });
       expect(res.status).toBe(400);
       expect(res.json.error).toEqual({

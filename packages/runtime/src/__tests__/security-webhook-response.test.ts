@@ -21,7 +21,13 @@ describe("webhook answers cannot act as the app (#18)", () => {
   });
 
   it("serves a flow's HTML page under Content-Security-Policy: sandbox and nosniff, so its script never runs as the app", async () => {
-    const { id } = await t.host.flows.create({ name: "Page", definition: flow({ "content-type": "text/html; charset=utf-8" }, "<script>fetch('/api/trpc/user.create')</script>") });
+    const { id } = await t.host.flows.create({
+      name: "Page",
+      definition: flow(
+        { "content-type": "text/html; charset=utf-8" },
+        "<script>fetch('/api/trpc/user.create')</script>",
+      ),
+    });
     await t.host.control.setActive(id, true);
     const res = await fetch(`${t.url}/hooks/page`);
     expect(res.status).toBe(200);
@@ -31,10 +37,24 @@ describe("webhook answers cannot act as the app (#18)", () => {
   });
 
   it("refuses a respond node that sets a cookie or a security header, naming the node and field, at save and at activation", async () => {
-    const definition = flow({ "Set-Cookie": "sid=planted; Path=/", "Content-Security-Policy": "default-src *" }, "ok");
-    const why = "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
-    expect(validateFlow(definition, registry).map((p) => ({ nodeId: p.nodeId, field: p.field, message: p.message }))).toEqual([
-      { nodeId: "respond", field: "headers.Set-Cookie", message: expect.stringContaining(`a flow cannot set the Set-Cookie header: ${why}`) },
+    const definition = flow(
+      { "Set-Cookie": "sid=planted; Path=/", "Content-Security-Policy": "default-src *" },
+      "ok",
+    );
+    const why =
+      "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
+    expect(
+      validateFlow(definition, registry).map((p) => ({
+        nodeId: p.nodeId,
+        field: p.field,
+        message: p.message,
+      })),
+    ).toEqual([
+      {
+        nodeId: "respond",
+        field: "headers.Set-Cookie",
+        message: expect.stringContaining(`a flow cannot set the Set-Cookie header: ${why}`),
+      },
       {
         nodeId: "respond",
         field: "headers.Content-Security-Policy",
@@ -42,7 +62,9 @@ describe("webhook answers cannot act as the app (#18)", () => {
       },
     ]);
     const { id } = await t.host.flows.create({ name: "Page", definition });
-    await expect(t.host.control.setActive(id, true)).rejects.toThrow(/node "respond".*headers\.Set-Cookie.*a flow cannot set the Set-Cookie header/s);
+    await expect(t.host.control.setActive(id, true)).rejects.toThrow(
+      /node "respond".*headers\.Set-Cookie.*a flow cannot set the Set-Cookie header/s,
+    );
     expect((await fetch(`${t.url}/hooks/page`)).status).toBe(404);
   });
 });

@@ -9,7 +9,10 @@ afterEach(async () => {
   await t.close();
 });
 
-const chain = (first: string, second: string) => ({ from: { node: first, port: "main" }, to: { node: second, port: "main" } });
+const chain = (first: string, second: string) => ({
+  from: { node: first, port: "main" },
+  to: { node: second, port: "main" },
+});
 
 describe("flow.call", () => {
   it("runs the called flow as its own traced run and continues with its items", async () => {
@@ -18,7 +21,11 @@ describe("flow.call", () => {
       definition: {
         nodes: [
           { id: "in", type: "trigger.manual" },
-          { id: "double", type: "data.set", config: { fields: [{ name: "doubled", value: "=trigger.items[0].n * 2" }], keepOnlySet: true } },
+          {
+            id: "double",
+            type: "data.set",
+            config: { fields: [{ name: "doubled", value: "=trigger.items[0].n * 2" }], keepOnlySet: true },
+          },
         ],
         edges: [chain("in", "double")],
       },
@@ -42,7 +49,10 @@ describe("flow.call", () => {
   });
 
   it("stops a flow that calls itself at the depth limit with a clear error", async () => {
-    const self = await t.host.flows.create({ name: "Loop", definition: { nodes: [{ id: "start", type: "trigger.manual" }], edges: [] } });
+    const self = await t.host.flows.create({
+      name: "Loop",
+      definition: { nodes: [{ id: "start", type: "trigger.manual" }], edges: [] },
+    });
     await t.host.flows.saveVersion(self.id, {
       nodes: [
         { id: "start", type: "trigger.manual" },

@@ -23,7 +23,11 @@ describe("sync webhook timeout", () => {
     await t.host.services.reloadHttp();
     const flow = {
       nodes: [
-        { id: "hook", type: "trigger.webhook", config: { path: "slow", responseMode: "sync", syncTimeoutMs: 200 } },
+        {
+          id: "hook",
+          type: "trigger.webhook",
+          config: { path: "slow", responseMode: "sync", syncTimeoutMs: 200 },
+        },
         { id: "call", type: "http.request", config: { method: "GET", url: slowUrl } },
         { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
       ],
@@ -34,10 +38,17 @@ describe("sync webhook timeout", () => {
     };
     const { id } = await t.host.flows.create({ name: "Slow", definition: flow });
     await t.host.control.setActive(id, true);
-    const res = await fetch(`${t.url}/hooks/slow`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(`${t.url}/hooks/slow`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).toBe(504);
     const body = (await res.json()) as { error: { code: string; message: string; runId: string } };
-    expect(body.error).toMatchObject({ code: "timeout", message: "the flow did not respond within 200 ms; the run goes on" });
+    expect(body.error).toMatchObject({
+      code: "timeout",
+      message: "the flow did not respond within 200 ms; the run goes on",
+    });
     const run = await waitForRun(t.host, body.error.runId);
     expect(run.status).toBe("succeeded");
     expect(run.steps.map((s) => s.nodeId)).toEqual(["hook", "call", "reply"]);

@@ -7,9 +7,17 @@ import { createHttpServer, listen } from "../http/server";
 import { createLogger } from "../logger";
 
 /** A started host on a temp data dir with its hooks served on 127.0.0.1 (no web app). */
-export async function startTestHost(env: Record<string, string> = {}, opts: { seed?: boolean } = { seed: false }) {
+export async function startTestHost(
+  env: Record<string, string> = {},
+  opts: { seed?: boolean } = { seed: false },
+) {
   const dir = mkdtempSync(path.join(tmpdir(), "sy-host-"));
-  const config = parseConfig({ SWITCHYARD_DATA_DIR: dir, SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent", ...env });
+  const config = parseConfig({
+    SWITCHYARD_DATA_DIR: dir,
+    SWITCHYARD_SMTP_PORT: "0",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
   const host: Host = await createHost(config, createLogger("silent"), opts);
   await host.start();
   const server = createHttpServer(host, { hooks: host.services.webhookHandler });
@@ -69,4 +77,6 @@ export const postHook = (baseUrl: string, hookPath: string, body: unknown) =>
 
 /** How a run ended, as the run row records it. */
 export const runOutcome = (host: Host, runId: string) =>
-  host.db.sql.prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`).get(runId);
+  host.db.sql
+    .prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
+    .get(runId);

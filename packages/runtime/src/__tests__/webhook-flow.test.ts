@@ -11,7 +11,11 @@ afterEach(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${t.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${t.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("webhook → flow → response", () => {
   it("serves the example flow once activated and records the run with its steps", async () => {

@@ -73,11 +73,7 @@ function authorise(route: Route, auth: RequestAuth, req: IncomingMessage, host: 
   if (scope === "write" && auth.user.role === "viewer")
     throw new ApiError("forbidden", "viewers can read but not change anything");
   // A browser session carries its cookie to any site's requests; only our own pages may write with it.
-  if (
-    scope === "write" &&
-    auth.via === "session" &&
-    !host.auth.http.isSameOrigin(req.headers, host.config)
-  ) {
+  if (scope === "write" && auth.via === "session" && !host.auth.http.isSameOrigin(req.headers, host.config)) {
     throw new ApiError("forbidden", "cross-site request refused");
   }
 }

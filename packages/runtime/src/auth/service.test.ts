@@ -34,7 +34,9 @@ describe("first start", () => {
 
   it("lets only one of several simultaneous setups win", async () => {
     const results = await Promise.allSettled(
-      [1, 2, 3, 4].map((i) => t.auth.setup({ email: `o${i}@example.com`, password: "owner password 1" }, local)),
+      [1, 2, 3, 4].map((i) =>
+        t.auth.setup({ email: `o${i}@example.com`, password: "owner password 1" }, local),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await t.db.prisma.user.count()).toBe(1);

@@ -131,7 +131,9 @@ describe("switchyard credential list / allow-hosts", () => {
     const ids = await seedCredentials();
     const r = await run(["allow-hosts", "a", "api.example.com", "*.example.org"]);
     expect(r).toEqual({ code: 0, out: ["a may now be sent to: api.example.com, *.example.org"], err: [] });
-    expect(await readAll([ids[0]])).toEqual([{ token: "tok-a", allowedHosts: "api.example.com, *.example.org" }]);
+    expect(await readAll([ids[0]])).toEqual([
+      { token: "tok-a", allowedHosts: "api.example.com, *.example.org" },
+    ]);
   });
 
   it("refuses a pattern that is not a host and an unknown credential, changing nothing", async () => {
@@ -139,8 +141,12 @@ describe("switchyard credential list / allow-hosts", () => {
     await expect(run(["allow-hosts", "a", "https://x.test/"])).rejects.toThrow(
       'allowedHosts: "https://x.test/" is not a host name (no scheme, path or user)',
     );
-    await expect(run(["allow-hosts", "nope", "x.test"])).rejects.toThrow("no credential named or with id 'nope'");
-    await expect(run(["allow-hosts", "a"])).rejects.toThrow("give the credential and at least one host pattern");
+    await expect(run(["allow-hosts", "nope", "x.test"])).rejects.toThrow(
+      "no credential named or with id 'nope'",
+    );
+    await expect(run(["allow-hosts", "a"])).rejects.toThrow(
+      "give the credential and at least one host pattern",
+    );
     expect(await readAll(ids)).toEqual([A, B]);
   });
 });

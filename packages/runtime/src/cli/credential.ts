@@ -93,13 +93,24 @@ export async function credentialCommand(
 }
 
 /** `list` and `allow-hosts`: read the key as the server would, never create one. */
-async function editHosts(sub: "list" | "allow-hosts", args: string[], config: Config, io: CliIo): Promise<number> {
+async function editHosts(
+  sub: "list" | "allow-hosts",
+  args: string[],
+  config: Config,
+  io: CliIo,
+): Promise<number> {
   if (sub === "list" && args.length) throw new UsageError(`unexpected argument '${args[0]}'`);
   if (sub === "allow-hosts" && args.length < 2)
-    throw new UsageError("give the credential and at least one host pattern, e.g. allow-hosts Stripe api.stripe.com");
+    throw new UsageError(
+      "give the credential and at least one host pattern, e.g. allow-hosts Stripe api.stripe.com",
+    );
   const keyFile = path.join(config.dataDir, "secret.key");
-  const key = config.encryptionKey ?? (existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : undefined);
-  if (!key) throw new CliError(`no key file at ${keyFile} and no SWITCHYARD_ENCRYPTION_KEY: no credential is stored yet`);
+  const key =
+    config.encryptionKey ?? (existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : undefined);
+  if (!key)
+    throw new CliError(
+      `no key file at ${keyFile} and no SWITCHYARD_ENCRYPTION_KEY: no credential is stored yet`,
+    );
   const lock = lockDataDir(config.dataDir);
   const db = openDatabase(config.dbFile);
   try {
@@ -108,7 +119,10 @@ async function editHosts(sub: "list" | "allow-hosts", args: string[], config: Co
     const rows = await vault.list();
     if (sub === "list") {
       for (const r of rows) {
-        const hosts = r.allowedHosts === null ? "(no allowed hosts: sent nowhere until set with allow-hosts)" : r.allowedHosts.join(", ");
+        const hosts =
+          r.allowedHosts === null
+            ? "(no allowed hosts: sent nowhere until set with allow-hosts)"
+            : r.allowedHosts.join(", ");
         io.out(`${r.name} (${r.type}, ${r.id}): ${r.type === "webhookSecret" ? "(inbound only)" : hosts}`);
       }
       return 0;

@@ -89,7 +89,11 @@ describe("Host check at the edge", () => {
       "x-forwarded-host": "sy.example.com",
     });
     expect(spoofed.status).toBe(421);
-    const ok = await get(direct, "/setup", { host: "localhost", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" });
+    const ok = await get(direct, "/setup", {
+      host: "localhost",
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "https",
+    });
     expect(ok.json.headers["x-forwarded-host"]).toBeUndefined();
     expect(ok.json.headers["x-forwarded-proto"]).toBeUndefined();
   });
@@ -125,7 +129,10 @@ describe("body limits of the web app", () => {
     const res = await postEndlessBody(`http://127.0.0.1:${port}/api/trpc/auth.signIn`);
     expect(res.status).toBe(411);
     expect(JSON.parse(res.body)).toEqual({
-      error: { code: "length_required", message: "send the request body with a Content-Length (at most 5 MB)" },
+      error: {
+        code: "length_required",
+        message: "send the request body with a Content-Length (at most 5 MB)",
+      },
     });
   });
 
@@ -136,7 +143,10 @@ describe("body limits of the web app", () => {
     });
     expect(res.status).toBe(411);
     expect(JSON.parse(res.body)).toEqual({
-      error: { code: "length_required", message: "send the request body with a Content-Length (at most 50 MB)" },
+      error: {
+        code: "length_required",
+        message: "send the request body with a Content-Length (at most 50 MB)",
+      },
     });
   });
 
@@ -149,7 +159,10 @@ describe("body limits of the web app", () => {
     });
     expect(((await passed.json()) as { route: string }).route).toBe("web");
     const refused = await postEndlessBody(`http://127.0.0.1:${port}/api/memory/import`, {
-      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(51 * 1024 * 1024) },
+      headers: {
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(51 * 1024 * 1024),
+      },
       maxBytes: 51 * 1024 * 1024,
     });
     expect(refused.status).toBe(413);

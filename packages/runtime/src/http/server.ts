@@ -65,7 +65,11 @@ export function createHttpServer(host: Host, routes: Routes): Server {
     }
     const url = req.url ?? "/";
     const kind: keyof Routes =
-      url.startsWith("/hooks/") || url.startsWith("/hooks-test/") ? "hooks" : /^\/api\/v1(\/|\?|$)/.test(url) ? "api" : "web";
+      url.startsWith("/hooks/") || url.startsWith("/hooks-test/")
+        ? "hooks"
+        : /^\/api\/v1(\/|\?|$)/.test(url)
+          ? "api"
+          : "web";
     const handler = routes[kind];
     if (!handler) {
       sendError(res, 404, "not_found", `no route for ${req.method} ${url.split("?")[0]}`);

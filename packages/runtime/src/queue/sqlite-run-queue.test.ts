@@ -17,7 +17,12 @@ function addFlow(id: string) {
 }
 const statusCounts = () =>
   Object.fromEntries(
-    (db.prepare(`SELECT status, COUNT(*) n FROM "Run" GROUP BY status`).all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    (
+      db.prepare(`SELECT status, COUNT(*) n FROM "Run" GROUP BY status`).all() as {
+        status: string;
+        n: number;
+      }[]
+    ).map((r) => [r.status, r.n]),
   );
 
 beforeEach(() => {
@@ -36,9 +41,17 @@ afterEach(() => {
 describe("SQLite run queue", () => {
   it("makes a run durable before enqueue resolves", async () => {
     const q = createSqliteRunQueue(db);
-    const { id } = await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "webhook", payloadJson: '{"a":1}' });
+    const { id } = await q.enqueue({
+      flowId: "f1",
+      flowVersion: 1,
+      channel: "webhook",
+      payloadJson: '{"a":1}',
+    });
     const other = openRawDatabase(file);
-    expect(other.prepare(`SELECT status, triggerPayload FROM "Run" WHERE id = ?`).get(id)).toEqual({ status: "queued", triggerPayload: '{"a":1}' });
+    expect(other.prepare(`SELECT status, triggerPayload FROM "Run" WHERE id = ?`).get(id)).toEqual({
+      status: "queued",
+      triggerPayload: '{"a":1}',
+    });
     other.close();
   });
 
@@ -56,7 +69,13 @@ describe("SQLite run queue", () => {
   it("returns the first run for a repeated idempotency key within its window, and admits after it", async () => {
     let t = Date.parse("2026-11-30T10:00:00Z");
     const q = createSqliteRunQueue(db, { now: () => t });
-    const run = { flowId: "f1", flowVersion: 1, channel: "webhook" as const, payloadJson: "{}", idempotency: { key: "f1:k", ttlMs: 1000 } };
+    const run = {
+      flowId: "f1",
+      flowVersion: 1,
+      channel: "webhook" as const,
+      payloadJson: "{}",
+      idempotency: { key: "f1:k", ttlMs: 1000 },
+    };
     const [a, b] = await Promise.all([q.enqueue(run), q.enqueue(run)]);
     expect(a).toEqual({ id: a!.id, duplicate: false });
     expect(b).toEqual({ id: a!.id, duplicate: true });
@@ -68,12 +87,15 @@ describe("SQLite run queue", () => {
   it("keeps FIFO order within a flow under a per-flow limit", async () => {
     const q = createSqliteRunQueue(db);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await q.enqueue({ flowId: "f1", flowVersion: 1, channel: "api", payloadJson: "{}" })).id);
     const first = q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 });
     expect(first.map((r) => r.id)).toEqual([ids[0]]);
     expect(q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 })).toEqual([]);
     q.finish(ids[0]!, "w", { status: "succeeded" });
-    expect(q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 }).map((r) => r.id)).toEqual([ids[1]]);
+    expect(
+      q.claim({ workerId: "w", max: 10, leaseMs: 1000, perFlowLimit: () => 1 }).map((r) => r.id),
+    ).toEqual([ids[1]]);
   });
 
   it("respects the global limit across flows", async () => {
@@ -143,7 +165,12 @@ describe("SQLite run queue", () => {
     const producers = Array.from({ length: 4 }, (_, p) =>
       Promise.all(
         Array.from({ length: 250 }, (_, i) =>
-          q.enqueue({ flowId: i % 2 ? "f1" : "f2", flowVersion: 1, channel: "api", payloadJson: JSON.stringify({ p, i }) }),
+          q.enqueue({
+            flowId: i % 2 ? "f1" : "f2",
+            flowVersion: 1,
+            channel: "api",
+            payloadJson: JSON.stringify({ p, i }),
+          }),
         ),
       ),
     );
@@ -152,7 +179,10 @@ describe("SQLite run queue", () => {
 
     const consumer = fileURLToPath(new URL("../../test/queue-consumer.ts", import.meta.url));
     const spawnConsumer = (name: string) =>
-      fork(consumer, [file, name, "400"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      fork(consumer, [file, name, "400"], {
+        execArgv: ["--import", "tsx"],
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
     const victim = spawnConsumer("victim");
     const survivor = spawnConsumer("survivor");
     // Kill the victim while it holds leases.
@@ -165,7 +195,9 @@ describe("SQLite run queue", () => {
     expect(statusCounts()).toEqual({ succeeded: 1000 });
     const dupes = db.prepare(`SELECT runId, COUNT(*) n FROM completions GROUP BY runId HAVING n > 1`).all();
     expect(dupes).toEqual([]);
-    expect((db.prepare(`SELECT COUNT(DISTINCT runId) n FROM completions`).get() as { n: number }).n).toBe(1000);
+    expect((db.prepare(`SELECT COUNT(DISTINCT runId) n FROM completions`).get() as { n: number }).n).toBe(
+      1000,
+    );
     const reaped = db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE attempts > 1`).get() as { n: number };
     expect(reaped.n).toBeGreaterThan(0);
   }, 60_000);

@@ -37,7 +37,9 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const findKey = db.prepare(`SELECT runId FROM "IdempotencyKey" WHERE key = ? AND expiresAt > ?`);
-  const putKey = db.prepare(`INSERT OR REPLACE INTO "IdempotencyKey" (key, runId, expiresAt) VALUES (?, ?, ?)`);
+  const putKey = db.prepare(
+    `INSERT OR REPLACE INTO "IdempotencyKey" (key, runId, expiresAt) VALUES (?, ?, ?)`,
+  );
   const insertMany = db.transaction((batch: Pending[]): Admission[] => {
     const t = now();
     const at = sqlDate(t);
@@ -52,15 +54,51 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
       if (r.completed) {
         const { outcome, startedAt, endedAt } = r.completed;
         const started = sqlDate(startedAt);
-        insertCompleted.run(r.id, r.flowId, r.flowVersion, outcome.status, r.channel, r.payloadJson, started, r.rerunOf ?? null, started,
-          started, sqlDate(endedAt), Math.max(0, endedAt - startedAt), outcome.outputJson ?? null, outcome.error?.code ?? null,
-          outcome.error?.message ?? null, outcome.error?.nodeId ?? null);
+        insertCompleted.run(
+          r.id,
+          r.flowId,
+          r.flowVersion,
+          outcome.status,
+          r.channel,
+          r.payloadJson,
+          started,
+          r.rerunOf ?? null,
+          started,
+          started,
+          sqlDate(endedAt),
+          Math.max(0, endedAt - startedAt),
+          outcome.outputJson ?? null,
+          outcome.error?.code ?? null,
+          outcome.error?.message ?? null,
+          outcome.error?.nodeId ?? null,
+        );
         r.completed.writeSteps();
         return { id: r.id, duplicate: false };
       }
       if (r.claimFor) {
-        insertClaimed.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at, r.claimFor.workerId, sqlDate(t + r.claimFor.leaseMs), at);
-        const claimed = { id: r.id, flowId: r.flowId, flowVersion: r.flowVersion, channel: r.channel, payloadJson: r.payloadJson, attempts: 1, createdAt: at, fresh: true };
+        insertClaimed.run(
+          r.id,
+          r.flowId,
+          r.flowVersion,
+          r.channel,
+          r.payloadJson,
+          at,
+          r.rerunOf ?? null,
+          at,
+          r.claimFor.workerId,
+          sqlDate(t + r.claimFor.leaseMs),
+          at,
+        );
+        const claimed = {
+          id: r.id,
+          flowId: r.flowId,
+          flowVersion: r.flowVersion,
+          channel: r.channel,
+          payloadJson: r.payloadJson,
+          attempts: 1,
+          createdAt: at,
+          fresh: true,
+        };
         return { id: r.id, duplicate: false, claimed };
       }
       insert.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at);
@@ -89,7 +127,9 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
   const candidates = db.prepare(
     `SELECT id, flowId FROM "Run" WHERE status IN ('queued', 'waiting') AND availableAt <= ? ORDER BY availableAt, id LIMIT ?`,
   );
-  const runningByFlow = db.prepare(`SELECT flowId, COUNT(*) AS n FROM "Run" WHERE status = 'running' GROUP BY flowId`);
+  const runningByFlow = db.prepare(
+    `SELECT flowId, COUNT(*) AS n FROM "Run" WHERE status = 'running' GROUP BY flowId`,
+  );
   const take = db.prepare(
     `UPDATE "Run" SET status = 'running', leaseOwner = ?, leaseExpiresAt = ?, attempts = attempts + 1,
        startedAt = COALESCE(startedAt, ?)
@@ -127,7 +167,9 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     return out;
   });
 
-  const beat = db.prepare(`UPDATE "Run" SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND status = 'running'`);
+  const beat = db.prepare(
+    `UPDATE "Run" SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND status = 'running'`,
+  );
   const finishStmt = db.prepare(
     `UPDATE "Run" SET status = ?, leaseOwner = NULL, leaseExpiresAt = NULL, errorCode = ?, errorMessage = ?, errorNodeId = ?,
        output = ?, endedAt = ?, durationMs = CAST((julianday(?) - julianday(startedAt)) * 86400000 AS INTEGER),
@@ -180,7 +222,8 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
       });
     },
     claim: (o) => claimTx.immediate(o),
-    heartbeat: (runId, workerId, leaseMs) => beat.run(sqlDate(now() + leaseMs), runId, workerId).changes === 1,
+    heartbeat: (runId, workerId, leaseMs) =>
+      beat.run(sqlDate(now() + leaseMs), runId, workerId).changes === 1,
     finish(runId, workerId, outcome) {
       cancelRequested.delete(runId);
       if (outcome.status === "waiting" && outcome.resumeAt) {

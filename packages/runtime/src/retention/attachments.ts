@@ -24,7 +24,9 @@ export async function reclaimAttachments(
   const pause = o.pause ?? yieldLoop;
   const chunk = o.chunk ?? 2000;
   const wanted = JSON.stringify(candidates);
-  const lastRowid = sql.prepare(`SELECT max(rowid) AS last FROM (SELECT rowid FROM "Run" WHERE rowid > ? ORDER BY rowid LIMIT ?)`);
+  const lastRowid = sql.prepare(
+    `SELECT max(rowid) AS last FROM (SELECT rowid FROM "Run" WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
+  );
   const referenced = sql.prepare(
     `SELECT DISTINCT json_extract(j.value, '$.id') AS id
      FROM (SELECT triggerPayload FROM "Run" WHERE rowid > ? AND rowid <= ?) r, json_each(r.triggerPayload, '$.attachments') j

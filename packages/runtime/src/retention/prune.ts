@@ -43,7 +43,14 @@ export async function pruneRuns(
   policy: RetentionPolicy,
   o: PruneOptions,
 ): Promise<PruneReport> {
-  const report: PruneReport = { deletedRuns: 0, deletedSteps: 0, batches: 0, longestBatchMs: 0, byFlow: {}, attachmentIds: [] };
+  const report: PruneReport = {
+    deletedRuns: 0,
+    deletedSteps: 0,
+    batches: 0,
+    longestBatchMs: 0,
+    byFlow: {},
+    attachmentIds: [],
+  };
   const attachmentIds = new Set<string>();
   const pause = o.pause ?? yieldLoop;
 

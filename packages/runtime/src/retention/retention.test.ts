@@ -218,13 +218,21 @@ describe("retention", () => {
 
   it("deletes the attachment files of pruned e-mail runs, keeping those a remaining run still lists", async () => {
     const store = createAttachmentStore(dir);
-    const file = async (name: string) => store.store(Buffer.from(name), { filename: name, contentType: "text/plain" });
-    const [onlyOld, shared, unrelated] = [await file("only-old"), await file("shared"), await file("unrelated")];
+    const file = async (name: string) =>
+      store.store(Buffer.from(name), { filename: name, contentType: "text/plain" });
+    const [onlyOld, shared, unrelated] = [
+      await file("only-old"),
+      await file("shared"),
+      await file("unrelated"),
+    ];
     const insert = db.sql.prepare(
       `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, createdAt) VALUES (?, ?, 1, 'succeeded', 'email', ?, ?, ?)`,
     );
     const run = (flowId: string, at: number, ids: string[]) => {
-      const payload = JSON.stringify({ subject: "s", attachments: ids.map((id) => ({ id, filename: "f", contentType: "text/plain", size: 1 })) });
+      const payload = JSON.stringify({
+        subject: "s",
+        attachments: ids.map((id) => ({ id, filename: "f", contentType: "text/plain", size: 1 })),
+      });
       insert.run(newId(), flowId, payload, sqlDate(at), sqlDate(at));
     };
     // One message for two flows shares its attachments; flow B keeps its runs longer.

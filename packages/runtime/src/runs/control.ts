@@ -34,7 +34,10 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
     },
 
     /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */
-    async startRun(flowId: string, opts: { payload?: unknown; channel?: RunChannel; version?: number; rerunOf?: string } = {}) {
+    async startRun(
+      flowId: string,
+      opts: { payload?: unknown; channel?: RunChannel; version?: number; rerunOf?: string } = {},
+    ) {
       const flow = await o.flows.get(flowId);
       if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
       const version = opts.version ?? flow.currentVersion;
@@ -70,7 +73,8 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       } catch (e) {
         await o.flows.setActive(flowId, false);
         s.triggers.unbind(flowId);
-        if (e instanceof ActivationError) throw new RunControlError("bad_request", `cannot activate: ${e.message}`);
+        if (e instanceof ActivationError)
+          throw new RunControlError("bad_request", `cannot activate: ${e.message}`);
         throw e;
       }
       return o.flows.get(flowId);
@@ -115,7 +119,11 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       const flow = await o.flows.get(flowId);
       if (flow?.active) {
         // Checked before the new version is pinned: a refused save leaves the old version serving.
-        await assertWebhookCredential(flowId, flow.currentVersion, `version ${flow.currentVersion} is saved but not served`);
+        await assertWebhookCredential(
+          flowId,
+          flow.currentVersion,
+          `version ${flow.currentVersion} is saved but not served`,
+        );
         await o.flows.setActive(flowId, true);
         await s.triggers.sync(flowId);
       }

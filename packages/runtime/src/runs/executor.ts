@@ -1,5 +1,20 @@
-import type { AgentRunner, HttpClient, Item, NodeContext, NodeRegistry, RunChannel, SecretsReader, SubflowCaller } from "@switchyard/engine";
-import { createExpressionEvaluator, NodeError, type RunProgressEvent, runFlow, type StepStore } from "@switchyard/engine";
+import type {
+  AgentRunner,
+  HttpClient,
+  Item,
+  NodeContext,
+  NodeRegistry,
+  RunChannel,
+  SecretsReader,
+  SubflowCaller,
+} from "@switchyard/engine";
+import {
+  createExpressionEvaluator,
+  NodeError,
+  type RunProgressEvent,
+  runFlow,
+  type StepStore,
+} from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome } from "../queue/types";
 import type { RunExecutor } from "../worker/worker";
@@ -52,7 +67,11 @@ export interface ExecContext {
   policyChannel: RunChannel;
 }
 
-export type InlineExecutor = (run: ClaimedRun, signal: AbortSignal, ctx: ExecContext) => Promise<RunOutcome & { output?: Item[] }>;
+export type InlineExecutor = (
+  run: ClaimedRun,
+  signal: AbortSignal,
+  ctx: ExecContext,
+) => Promise<RunOutcome & { output?: Item[] }>;
 
 /** The trigger payload, with its JSON text remembered so the trigger step's trace reuses it. */
 function payloadOf(run: ClaimedRun): unknown {
@@ -104,14 +123,27 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
             ? {
                 agents: {
                   run: (req) =>
-                    agents.run({ ...req, channel: exec.policyChannel, onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t) }),
+                    agents.run({
+                      ...req,
+                      channel: exec.policyChannel,
+                      onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t),
+                    }),
                 },
               }
             : {}),
           ...(subflows ? { flows: subflows } : {}),
           callDepth: exec.depth,
           ...(run.channel === "webhook"
-            ? { webhook: { respond: (res) => void d.responses.deliver(run.id, { status: res.status, headers: res.headers, body: res.body }) } }
+            ? {
+                webhook: {
+                  respond: (res) =>
+                    void d.responses.deliver(run.id, {
+                      status: res.status,
+                      headers: res.headers,
+                      body: res.body,
+                    }),
+                },
+              }
             : {}),
         } satisfies Partial<NodeContext>),
     }).catch((err: unknown) => {
@@ -121,9 +153,17 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
       throw err;
     });
     d.extras.forgetRun(run.id);
-    if (result instanceof NodeError) return failed({ code: result.code, message: result.message, ...(result.nodeId ? { nodeId: result.nodeId } : {}) });
-    const error = result.error ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId } : undefined;
-    if (result.status !== "waiting") d.responses.deliver(run.id, finalResponse(result.status, result.output, run.id));
+    if (result instanceof NodeError)
+      return failed({
+        code: result.code,
+        message: result.message,
+        ...(result.nodeId ? { nodeId: result.nodeId } : {}),
+      });
+    const error = result.error
+      ? { code: result.error.code, message: result.error.message, nodeId: result.error.nodeId }
+      : undefined;
+    if (result.status !== "waiting")
+      d.responses.deliver(run.id, finalResponse(result.status, result.output, run.id));
     return {
       status: result.status,
       ...(error ? { error } : {}),
@@ -133,7 +173,10 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
     };
   };
   return async (run, signal) => {
-    const { output: _items, ...outcome } = await execute(run, signal, { depth: 0, policyChannel: run.channel });
+    const { output: _items, ...outcome } = await execute(run, signal, {
+      depth: 0,
+      policyChannel: run.channel,
+    });
     return outcome;
   };
 }

@@ -1,5 +1,12 @@
 import type { FlowRepo } from "@switchyard/db";
-import { compileGraph, type FlowDefinition, type FlowGraph, type NodeRegistry, parseFlow, validateFlow } from "@switchyard/engine";
+import {
+  compileGraph,
+  type FlowDefinition,
+  type FlowGraph,
+  type NodeRegistry,
+  parseFlow,
+  validateFlow,
+} from "@switchyard/engine";
 
 export interface CompiledFlow {
   flow: FlowDefinition;
@@ -28,9 +35,15 @@ export function createFlowCache(flows: FlowRepo, registry: NodeRegistry, max = 5
       const row = await flows.getVersion(flowId, version);
       if (!row) throw new FlowVersionError(`flow ${flowId} version ${version} not found`);
       const parsed = parseFlow(row.definition);
-      if (!parsed.ok) throw new FlowVersionError(`flow ${flowId} version ${version} is not a valid flow: ${parsed.issues.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")}`);
+      if (!parsed.ok)
+        throw new FlowVersionError(
+          `flow ${flowId} version ${version} is not a valid flow: ${parsed.issues.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")}`,
+        );
       const problems = validateFlow(parsed.flow, registry);
-      if (problems.length) throw new FlowVersionError(`flow ${flowId} version ${version} has problems: ${problems.map((p) => p.message).join("; ")}`);
+      if (problems.length)
+        throw new FlowVersionError(
+          `flow ${flowId} version ${version} has problems: ${problems.map((p) => p.message).join("; ")}`,
+        );
       const compiled = { flow: parsed.flow, graph: compileGraph(parsed.flow, registry) };
       cache.set(key, compiled);
       if (cache.size > max) cache.delete(cache.keys().next().value!);

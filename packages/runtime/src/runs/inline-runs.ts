@@ -50,7 +50,11 @@ export function createInlineRuns(d: InlineRunDeps) {
    * `payload` is handed to the engine as is, so ingress builds it JSON-shaped (own keys, plain objects,
    * no functions): it equals JSON.parse(payloadJson), as a queued run sees it (security-ingress-keys test).
    */
-  const run = async (b: HookBinding, payload: unknown, payloadJson: string): Promise<{ runId: string; response: WebhookResponse } | undefined> => {
+  const run = async (
+    b: HookBinding,
+    payload: unknown,
+    payloadJson: string,
+  ): Promise<{ runId: string; response: WebhookResponse } | undefined> => {
     // Runs this worker queued go first (FIFO); during shutdown nothing new starts here.
     if (!d.worker.acceptsInline()) return undefined;
     const compiled = await d.cache.get(b.flowId, b.flowVersion);
@@ -66,17 +70,45 @@ export function createInlineRuns(d: InlineRunDeps) {
     d.responses.expect(id);
     try {
       const outcome = await d.execute(
-        { id, flowId: b.flowId, flowVersion: b.flowVersion, channel: "webhook", payloadJson, payload, attempts: 1, createdAt: "", fresh: true },
+        {
+          id,
+          flowId: b.flowId,
+          flowVersion: b.flowVersion,
+          channel: "webhook",
+          payloadJson,
+          payload,
+          attempts: 1,
+          createdAt: "",
+          fresh: true,
+        },
         never,
       );
-      const completed: CompletedRun = { outcome, startedAt, endedAt: Date.now(), writeSteps: d.stepStore.takeBuffered(id) };
-      await d.queue.enqueue({ id, flowId: b.flowId, flowVersion: b.flowVersion, channel: "webhook", payloadJson, completed });
+      const completed: CompletedRun = {
+        outcome,
+        startedAt,
+        endedAt: Date.now(),
+        writeSteps: d.stepStore.takeBuffered(id),
+      };
+      await d.queue.enqueue({
+        id,
+        flowId: b.flowId,
+        flowVersion: b.flowVersion,
+        channel: "webhook",
+        payloadJson,
+        completed,
+      });
       d.onFinished({ id, flowId: b.flowId, status: outcome.status });
       // The executor delivers an answer for every run that ended (webhook.respond or the last items).
       const response = (await d.responses.wait(id, 0)) ?? {
         status: 500,
         headers: {},
-        body: { error: { code: "no_response", message: `the run ended ${outcome.status} without an answer`, runId: id } },
+        body: {
+          error: {
+            code: "no_response",
+            message: `the run ended ${outcome.status} without an answer`,
+            runId: id,
+          },
+        },
       };
       return { runId: id, response };
     } finally {

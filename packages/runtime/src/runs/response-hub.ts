@@ -6,7 +6,10 @@ import type { WebhookResponse } from "../triggers/webhook/handler";
  * waiting is never missed, and runs nobody waits for leave nothing behind.
  */
 export function createResponseHub() {
-  const expected = new Map<string, { response?: WebhookResponse; resolve?: (r: WebhookResponse | undefined) => void }>();
+  const expected = new Map<
+    string,
+    { response?: WebhookResponse; resolve?: (r: WebhookResponse | undefined) => void }
+  >();
   return {
     expect(runId: string) {
       if (!expected.has(runId)) expected.set(runId, {});

@@ -15,7 +15,9 @@ beforeEach(() => {
   db = openRawDatabase(path.join(dir, "s.db"));
   applyMigrations(db);
   db.prepare(`INSERT INTO "Flow" (id, name, updatedAt) VALUES ('f', 'f', '2026-01-01')`).run();
-  db.prepare(`INSERT INTO "Run" (id, flowId, flowVersion, channel, triggerPayload) VALUES ('r', 'f', 1, 'manual', '{}')`).run();
+  db.prepare(
+    `INSERT INTO "Run" (id, flowId, flowVersion, channel, triggerPayload) VALUES ('r', 'f', 1, 'manual', '{}')`,
+  ).run();
 });
 afterEach(() => {
   db.close();
@@ -35,7 +37,8 @@ const step = (nodeId: string, extra: Partial<StepRecord> = {}): StepRecord => ({
   endedAt: "2026-11-30T10:00:00.005Z",
   ...extra,
 });
-const rows = () => (db.prepare(`SELECT nodeId FROM "Step" ORDER BY id`).all() as { nodeId: string }[]).map((r) => r.nodeId);
+const rows = () =>
+  (db.prepare(`SELECT nodeId FROM "Step" ORDER BY id`).all() as { nodeId: string }[]).map((r) => r.nodeId);
 
 describe("SQLite step store", () => {
   it("buffers pure steps and commits them with the next step that has effects, in order", async () => {
@@ -60,7 +63,14 @@ describe("SQLite step store", () => {
   it("round-trips a record with its error, attempt history and logs", async () => {
     const extras = createStepExtras();
     const store = createSqliteStepStore(db, extras);
-    await store.save(step("http", { status: "failed", attempt: 1, retryAt: "2026-11-30T10:00:01.000Z", error: { code: "http_failed", message: "503", retryable: true } }));
+    await store.save(
+      step("http", {
+        status: "failed",
+        attempt: 1,
+        retryAt: "2026-11-30T10:00:01.000Z",
+        error: { code: "http_failed", message: "503", retryable: true },
+      }),
+    );
     extras.log("r", "http", "info", "second try");
     await store.save(step("http", { attempt: 2 }));
     const loaded = await store.load("r");
@@ -75,7 +85,10 @@ describe("SQLite step store", () => {
   it("bounds a huge output in the trace with a marker", async () => {
     const store = createSqliteStepStore(db);
     await store.save(step("big", { outputs: { main: [{ json: { blob: "x".repeat(5 * 1024 * 1024) } }] } }));
-    const row = db.prepare(`SELECT output, truncated FROM "Step"`).get() as { output: string; truncated: number };
+    const row = db.prepare(`SELECT output, truncated FROM "Step"`).get() as {
+      output: string;
+      truncated: number;
+    };
     expect(row.truncated).toBe(1);
     expect(JSON.parse(row.output)).toMatchObject({ __truncated: true });
   });

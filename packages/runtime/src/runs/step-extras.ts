@@ -22,10 +22,27 @@ export function createStepExtras() {
     return s;
   };
   return {
-    log(runId: string, nodeId: string, level: StepExtrasData["logs"][number]["level"], message: string, data?: unknown) {
+    log(
+      runId: string,
+      nodeId: string,
+      level: StepExtrasData["logs"][number]["level"],
+      message: string,
+      data?: unknown,
+    ) {
       const s = slot(runId, nodeId);
-      if (s.logs.length < MAX_LOG_LINES) s.logs.push({ level, message, ...(data === undefined ? {} : { data }), at: new Date().toISOString() });
-      else if (s.logs.length === MAX_LOG_LINES) s.logs.push({ level: "warn", message: `log truncated after ${MAX_LOG_LINES} lines`, at: new Date().toISOString() });
+      if (s.logs.length < MAX_LOG_LINES)
+        s.logs.push({
+          level,
+          message,
+          ...(data === undefined ? {} : { data }),
+          at: new Date().toISOString(),
+        });
+      else if (s.logs.length === MAX_LOG_LINES)
+        s.logs.push({
+          level: "warn",
+          message: `log truncated after ${MAX_LOG_LINES} lines`,
+          at: new Date().toISOString(),
+        });
     },
     agentTurn(runId: string, nodeId: string, trace: unknown) {
       slot(runId, nodeId).agentTurns.push(trace);

@@ -29,11 +29,23 @@ export function createSubflowCaller(o: { flows: FlowRepo; queue: RunQueue; stepS
       const depth = opts.depth ?? exec.depth + 1;
       const outcome = await execute(child, opts.signal, { depth, policyChannel: exec.policyChannel });
       o.stepStore.flushSync(child.id);
-      o.queue.finish(child.id, owner, { ...outcome, ...(outcome.status === "waiting" ? { status: "failed", error: { code: "not_supported", message: "a called flow cannot wait durably" } } : {}) });
+      o.queue.finish(child.id, owner, {
+        ...outcome,
+        ...(outcome.status === "waiting"
+          ? {
+              status: "failed",
+              error: { code: "not_supported", message: "a called flow cannot wait durably" },
+            }
+          : {}),
+      });
       if (outcome.status !== "succeeded") {
-        throw new NodeError("input_invalid", `called flow ${flowId} ${outcome.status}: ${outcome.error?.message ?? ""} (run ${child.id})`, {
-          retryable: false,
-        });
+        throw new NodeError(
+          "input_invalid",
+          `called flow ${flowId} ${outcome.status}: ${outcome.error?.message ?? ""} (run ${child.id})`,
+          {
+            retryable: false,
+          },
+        );
       }
       return outcome.output ?? [];
     },

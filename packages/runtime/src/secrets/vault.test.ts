@@ -26,7 +26,14 @@ describe("secrets vault", () => {
     expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data });
     db.sql.pragma("wal_checkpoint(TRUNCATE)");
     expect(readFileSync(path.join(dir, "switchyard.db")).includes("TOPSECRET")).toBe(false);
-    expect(await vault.list()).toEqual([expect.objectContaining({ id, name: "Stripe", fields: ["token", "allowedHosts"], allowedHosts: ["api.stripe.com"] })]);
+    expect(await vault.list()).toEqual([
+      expect.objectContaining({
+        id,
+        name: "Stripe",
+        fields: ["token", "allowedHosts"],
+        allowedHosts: ["api.stripe.com"],
+      }),
+    ]);
     expect(JSON.stringify(await vault.list())).not.toContain("TOPSECRET");
   });
 
@@ -39,10 +46,21 @@ describe("secrets vault", () => {
 
   it("refuses a row tampered with or moved to another id", async () => {
     const vault = createVault(db.prisma, randomBytes(32));
-    const a = await vault.create({ name: "A", type: "httpBearer", data: { token: "a", allowedHosts: "a.test" } });
-    const b = await vault.create({ name: "B", type: "httpBearer", data: { token: "b", allowedHosts: "b.test" } });
+    const a = await vault.create({
+      name: "A",
+      type: "httpBearer",
+      data: { token: "a", allowedHosts: "a.test" },
+    });
+    const b = await vault.create({
+      name: "B",
+      type: "httpBearer",
+      data: { token: "b", allowedHosts: "b.test" },
+    });
     const rowA = await db.prisma.credential.findUniqueOrThrow({ where: { id: a.id } });
-    await db.prisma.credential.update({ where: { id: b.id }, data: { ciphertext: rowA.ciphertext, iv: rowA.iv, tag: rowA.tag } });
+    await db.prisma.credential.update({
+      where: { id: b.id },
+      data: { ciphertext: rowA.ciphertext, iv: rowA.iv, tag: rowA.tag },
+    });
     await expect(vault.reader.get(b.id)).rejects.toThrow(/Unsupported state or unable to authenticate data/);
   });
 
@@ -58,25 +76,38 @@ describe("secrets vault", () => {
 
   it("rejects a credential missing a required field and stores nothing", async () => {
     const vault = createVault(db.prisma, randomBytes(32));
-    await expect(vault.create({ name: "x", type: "httpBasic", data: { password: "p" } })).rejects.toThrow(/user/);
+    await expect(vault.create({ name: "x", type: "httpBasic", data: { password: "p" } })).rejects.toThrow(
+      /user/,
+    );
     expect(await db.prisma.credential.count()).toBe(0);
   });
 
   it("refuses an outbound credential without allowed hosts, or with a pattern that is not a host", async () => {
     const vault = createVault(db.prisma, randomBytes(32));
-    await expect(vault.create({ name: "x", type: "httpBearer", data: { token: "t" } })).rejects.toThrow(/allowedHosts/);
-    await expect(vault.create({ name: "x", type: "llmProvider", data: { apiKey: "k", allowedHosts: " , " } })).rejects.toThrow(
-      "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+    await expect(vault.create({ name: "x", type: "httpBearer", data: { token: "t" } })).rejects.toThrow(
+      /allowedHosts/,
     );
     await expect(
-      vault.create({ name: "x", type: "httpHeader", data: { name: "x-api-key", value: "v", allowedHosts: "https://api.example.com/" } }),
+      vault.create({ name: "x", type: "llmProvider", data: { apiKey: "k", allowedHosts: " , " } }),
+    ).rejects.toThrow("list the hosts this credential may be sent to, e.g. api.example.com or *.example.com");
+    await expect(
+      vault.create({
+        name: "x",
+        type: "httpHeader",
+        data: { name: "x-api-key", value: "v", allowedHosts: "https://api.example.com/" },
+      }),
     ).rejects.toThrow('"https://api.example.com/" is not a host name (no scheme, path or user)');
     expect(await db.prisma.credential.count()).toBe(0);
   });
 
   it("refuses an SMTP credential whose own host is outside its allowed hosts", async () => {
     const vault = createVault(db.prisma, randomBytes(32));
-    const smtp = { host: "smtp.example.com", port: "587", from: "a@example.com", allowedHosts: "mail.example.org" };
+    const smtp = {
+      host: "smtp.example.com",
+      port: "587",
+      from: "a@example.com",
+      allowedHosts: "mail.example.org",
+    };
     await expect(vault.create({ name: "m", type: "smtp", data: smtp })).rejects.toThrow(
       "the SMTP host smtp.example.com is not among the allowed hosts",
     );
@@ -90,11 +121,21 @@ describe("secrets vault", () => {
     await expect(vault.setAllowedHosts(made.id, "api.example.com")).rejects.toThrow(
       "a webhookSecret credential is only checked inbound and has no allowed hosts",
     );
-    const bearer = await vault.create({ name: "B", type: "httpBearer", data: { token: "t0k", allowedHosts: "a.example.com" } });
+    const bearer = await vault.create({
+      name: "B",
+      type: "httpBearer",
+      data: { token: "t0k", allowedHosts: "a.example.com" },
+    });
     await vault.setAllowedHosts(bearer.id, "a.example.com, *.example.org");
-    expect((await vault.reader.get(bearer.id)).data).toEqual({ token: "t0k", allowedHosts: "a.example.com, *.example.org" });
+    expect((await vault.reader.get(bearer.id)).data).toEqual({
+      token: "t0k",
+      allowedHosts: "a.example.com, *.example.org",
+    });
     await expect(vault.setAllowedHosts(bearer.id, "")).rejects.toThrow(/list the hosts/);
-    expect((await vault.list()).find((c) => c.id === bearer.id)?.allowedHosts).toEqual(["a.example.com", "*.example.org"]);
+    expect((await vault.list()).find((c) => c.id === bearer.id)?.allowedHosts).toEqual([
+      "a.example.com",
+      "*.example.org",
+    ]);
   });
 
   it("shows a credential stored before hosts were required as having none, until allowed hosts are set", async () => {
@@ -105,13 +146,27 @@ describe("secrets vault", () => {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", key, iv);
     cipher.setAAD(Buffer.from(id));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify({ token: "old" }), "utf8"), cipher.final()]);
+    const ciphertext = Buffer.concat([
+      cipher.update(JSON.stringify({ token: "old" }), "utf8"),
+      cipher.final(),
+    ]);
     const keyId = createHash("sha256").update(key).digest("hex").slice(0, 12);
     await db.prisma.credential.create({
-      data: { id, name: "Old", type: "httpBearer", ciphertext: ciphertext.toString("base64"), iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64"), keyId },
+      data: {
+        id,
+        name: "Old",
+        type: "httpBearer",
+        ciphertext: ciphertext.toString("base64"),
+        iv: iv.toString("base64"),
+        tag: cipher.getAuthTag().toString("base64"),
+        keyId,
+      },
     });
     expect((await vault.list())[0]).toMatchObject({ id, fields: ["token"], allowedHosts: null });
     await vault.setAllowedHosts(id, "api.example.com");
-    expect(await vault.reader.get(id)).toEqual({ type: "httpBearer", data: { token: "old", allowedHosts: "api.example.com" } });
+    expect(await vault.reader.get(id)).toEqual({
+      type: "httpBearer",
+      data: { token: "old", allowedHosts: "api.example.com" },
+    });
   });
 });

@@ -15,7 +15,10 @@ const allowedHosts = z
   .superRefine((raw, ctx) => {
     const patterns = parseAllowedHosts(raw);
     if (patterns.length === 0)
-      ctx.addIssue({ code: "custom", message: "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com" });
+      ctx.addIssue({
+        code: "custom",
+        message: "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+      });
     for (const p of patterns) {
       const problem = hostPatternProblem(p);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -63,7 +66,8 @@ export function loadOrCreateKey(dataDir: string, fromEnv?: string): Buffer {
   return key;
 }
 
-const describeIssues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+const describeIssues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
 
 const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 12);
 
@@ -77,13 +81,21 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
     const cipher = createCipheriv("aes-256-gcm", k, iv);
     cipher.setAAD(Buffer.from(id));
     const ciphertext = Buffer.concat([cipher.update(JSON.stringify(data), "utf8"), cipher.final()]);
-    return { ciphertext: ciphertext.toString("base64"), iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64"), keyId: keyId(k) };
+    return {
+      ciphertext: ciphertext.toString("base64"),
+      iv: iv.toString("base64"),
+      tag: cipher.getAuthTag().toString("base64"),
+      keyId: keyId(k),
+    };
   };
   const open = (row: { id: string; ciphertext: string; iv: string; tag: string }, k = key) => {
     const decipher = createDecipheriv("aes-256-gcm", k, Buffer.from(row.iv, "base64"));
     decipher.setAAD(Buffer.from(row.id));
     decipher.setAuthTag(Buffer.from(row.tag, "base64"));
-    const text = Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
+    const text = Buffer.concat([
+      decipher.update(Buffer.from(row.ciphertext, "base64")),
+      decipher.final(),
+    ]).toString("utf8");
     return JSON.parse(text) as Record<string, string>;
   };
 
@@ -103,7 +115,14 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
         const data = open(r);
         // Hosts are not secret: shown so a person can see (and fix) where a credential may go.
         const hosts = "allowedHosts" in data ? parseAllowedHosts(data.allowedHosts) : null;
-        return { id: r.id, name: r.name, type: r.type, fields: Object.keys(data), allowedHosts: hosts, updatedAt: r.updatedAt };
+        return {
+          id: r.id,
+          name: r.name,
+          type: r.type,
+          fields: Object.keys(data),
+          allowedHosts: hosts,
+          updatedAt: r.updatedAt,
+        };
       });
     },
     /** Sets where a stored credential may be sent, keeping its secret values (the way to fix an older credential). */
@@ -113,10 +132,15 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
       const type = row.type as CredentialType;
       const schema = credentialTypes[type];
       if (!schema || !("allowedHosts" in schema.shape))
-        throw new CredentialError(`a ${row.type} credential is only checked inbound and has no allowed hosts`);
+        throw new CredentialError(
+          `a ${row.type} credential is only checked inbound and has no allowed hosts`,
+        );
       const parsed = schema.safeParse({ ...open(row), allowedHosts: hosts });
       if (!parsed.success) throw new CredentialError(describeIssues(parsed.error));
-      await prisma.credential.update({ where: { id }, data: seal(id, parsed.data as Record<string, string>) });
+      await prisma.credential.update({
+        where: { id },
+        data: seal(id, parsed.data as Record<string, string>),
+      });
       return { id, allowedHosts: parseAllowedHosts(hosts) };
     },
     async delete(id: string) {
@@ -125,14 +149,19 @@ export function createVault(prisma: PrismaClient, key: Buffer) {
     /** Re-encrypts every credential under a new key in one transaction. */
     async rotate(newKey: Buffer) {
       const rows = await prisma.credential.findMany();
-      await prisma.$transaction(rows.map((r) => prisma.credential.update({ where: { id: r.id }, data: seal(r.id, open(r), newKey) })));
+      await prisma.$transaction(
+        rows.map((r) => prisma.credential.update({ where: { id: r.id }, data: seal(r.id, open(r), newKey) })),
+      );
       return rows.length;
     },
     reader: {
       async get(credentialId: string) {
         const row = await prisma.credential.findUnique({ where: { id: credentialId } });
         if (!row) throw new CredentialError(`credential ${credentialId} not found`);
-        if (row.keyId !== kid) throw new CredentialError(`credential ${credentialId} was encrypted with another key (${row.keyId})`);
+        if (row.keyId !== kid)
+          throw new CredentialError(
+            `credential ${credentialId} was encrypted with another key (${row.keyId})`,
+          );
         return { type: row.type, data: open(row) };
       },
     } satisfies SecretsReader,

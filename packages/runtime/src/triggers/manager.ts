@@ -19,7 +19,14 @@ export interface TriggerHealth {
 /** Listener adapters for the trigger kinds that listen (webhooks are a plain registry). */
 export interface TriggerAdapters {
   email?: {
-    bind(b: { flowId: string; flowVersion: number; nodeId: string; localPart: string; allowFrom?: string[]; maxMessageBytes?: number }): void;
+    bind(b: {
+      flowId: string;
+      flowVersion: number;
+      nodeId: string;
+      localPart: string;
+      allowFrom?: string[];
+      maxMessageBytes?: number;
+    }): void;
     unbind(flowId: string): void;
   };
   cron?: {
@@ -88,7 +95,10 @@ export function createTriggerManager(o: {
       });
       const { node, def } = triggerOf(compiled.flow.nodes);
       const parsed = def.config.safeParse(node.config);
-      if (!parsed.success) throw new ActivationError(`trigger ${node.id}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      if (!parsed.success)
+        throw new ActivationError(
+          `trigger ${node.id}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+        );
       const config = parsed.data as Record<string, unknown>;
       const base = { flowId, flowVersion: flow.activeVersion, nodeId: node.id };
       unbindAll(flowId);
@@ -103,16 +113,26 @@ export function createTriggerManager(o: {
       } else if (def.type === "trigger.email") {
         kind = "email";
         if (!o.adapters.email) throw new ActivationError("inbound e-mail is not running in this process");
-        o.adapters.email.bind({ ...base, ...(config as { localPart: string; allowFrom?: string[]; maxMessageBytes?: number }) });
+        o.adapters.email.bind({
+          ...base,
+          ...(config as { localPart: string; allowFrom?: string[]; maxMessageBytes?: number }),
+        });
       } else if (def.type === "trigger.cron") {
         kind = "cron";
         if (!o.adapters.cron) throw new ActivationError("the scheduler is not running in this process");
-        const c = config as { expression: string; timezone?: string; overlap: "skip" | "queue" | "allow"; missed: "skip" | "run_once" };
+        const c = config as {
+          expression: string;
+          timezone?: string;
+          overlap: "skip" | "queue" | "allow";
+          missed: "skip" | "run_once";
+        };
         const timezone = c.timezone ?? compiled.flow.settings.timezone;
-        await o.adapters.cron.bind({ ...base, expression: c.expression, timezone, overlap: c.overlap, missed: c.missed }).catch((e: Error) => {
-          // The flow's own time zone is only checked here (the trigger config may leave it out): a 400.
-          throw e instanceof CronConfigError ? new ActivationError(`trigger ${node.id}: ${e.message}`) : e;
-        });
+        await o.adapters.cron
+          .bind({ ...base, expression: c.expression, timezone, overlap: c.overlap, missed: c.missed })
+          .catch((e: Error) => {
+            // The flow's own time zone is only checked here (the trigger config may leave it out): a 400.
+            throw e instanceof CronConfigError ? new ActivationError(`trigger ${node.id}: ${e.message}`) : e;
+          });
       }
       kindOf.set(flowId, kind);
       health.set(flowId, { flowId, nodeId: node.id, kind, status: "listening" });
@@ -126,7 +146,13 @@ export function createTriggerManager(o: {
         } catch (e) {
           // One broken flow must not keep the others from listening; its health says why.
           o.log.error({ err: e, flowId: flow.id }, "could not bind trigger");
-          health.set(flow.id, { flowId: flow.id, nodeId: "", kind: "manual", status: "error", lastError: (e as Error).message });
+          health.set(flow.id, {
+            flowId: flow.id,
+            nodeId: "",
+            kind: "manual",
+            status: "error",
+            lastError: (e as Error).message,
+          });
         }
       }
     },

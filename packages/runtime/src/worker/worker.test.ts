@@ -24,7 +24,8 @@ afterEach(() => {
 const log = createLogger("silent");
 const rowCount = (status: string) =>
   (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = ?`).get(status) as { n: number }).n;
-const rowOf = (id: string) => db.prepare(`SELECT status, errorCode, errorMessage FROM "Run" WHERE id = ?`).get(id);
+const rowOf = (id: string) =>
+  db.prepare(`SELECT status, errorCode, errorMessage FROM "Run" WHERE id = ?`).get(id);
 
 describe("worker", () => {
   it("runs a queued run and records its outcome", async () => {
@@ -42,7 +43,12 @@ describe("worker", () => {
       });
       w.start();
     });
-    const { id } = await queue.enqueue({ flowId: "f", flowVersion: 1, channel: "manual", payloadJson: '{"x":1}' });
+    const { id } = await queue.enqueue({
+      flowId: "f",
+      flowVersion: 1,
+      channel: "manual",
+      payloadJson: '{"x":1}',
+    });
     expect(await done).toEqual({ status: "succeeded", outputJson: '{"x":1}' });
     expect(rowOf(id)).toEqual({ status: "succeeded", errorCode: null, errorMessage: null });
   });
@@ -96,7 +102,13 @@ describe("worker", () => {
 
   it("keeps new inline admissions behind runs it had to queue, until a claim finds the queue drained", async () => {
     const queue = createSqliteRunQueue(db);
-    const w = createWorker({ queue, log, pollMs: 20, concurrency: 2, execute: async () => ({ status: "succeeded" }) });
+    const w = createWorker({
+      queue,
+      log,
+      pollMs: 20,
+      concurrency: 2,
+      execute: async () => ({ status: "succeeded" }),
+    });
     w.start();
     expect(w.tryReserve()).toBe(true);
     w.releaseReserved();

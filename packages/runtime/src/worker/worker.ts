@@ -47,7 +47,8 @@ export function createWorker(o: WorkerOptions) {
   let idle: (() => void) | undefined;
   let finishing: FinishRequest[] = [];
 
-  const finishMany = o.finishMany ?? ((wid, batch) => batch.map((f) => o.queue.finish(f.runId, wid, f.outcome)));
+  const finishMany =
+    o.finishMany ?? ((wid, batch) => batch.map((f) => o.queue.finish(f.runId, wid, f.outcome)));
   const flushFinishes = () => {
     const batch = finishing;
     finishing = [];
@@ -74,7 +75,10 @@ export function createWorker(o: WorkerOptions) {
       outcome = await o.execute(run, ac.signal);
     } catch (err) {
       o.log.error({ err, runId: run.id }, "run executor crashed");
-      outcome = { status: "failed", error: { code: "internal", message: err instanceof Error ? err.message : String(err) } };
+      outcome = {
+        status: "failed",
+        error: { code: "internal", message: err instanceof Error ? err.message : String(err) },
+      };
     } finally {
       inFlight.delete(run.id);
     }

@@ -13,7 +13,9 @@ const REFRESH_MS = 15_000;
  */
 export function FlowHealth({ flowId }: { flowId: string }) {
   const trpc = useTRPC();
-  const health = useQuery(trpc.flow.triggerHealth.queryOptions({ id: flowId }, { refetchInterval: REFRESH_MS }));
+  const health = useQuery(
+    trpc.flow.triggerHealth.queryOptions({ id: flowId }, { refetchInterval: REFRESH_MS }),
+  );
   const last = useQuery(trpc.run.list.queryOptions({ flowId, limit: 1 }, { refetchInterval: REFRESH_MS }));
   // health() answers every flow's entry when asked without an id; with one it is one entry (or none yet).
   const h = health.data && !Array.isArray(health.data) ? health.data : null;
@@ -24,7 +26,13 @@ export function FlowHealth({ flowId }: { flowId: string }) {
         <span
           data-testid="trigger-health"
           data-status={h.status}
-          title={h.status === "error" ? (h.lastError ?? "the trigger failed") : h.lastEventAt ? `last event ${new Date(h.lastEventAt).toLocaleString()}` : "waiting for the first event"}
+          title={
+            h.status === "error"
+              ? (h.lastError ?? "the trigger failed")
+              : h.lastEventAt
+                ? `last event ${new Date(h.lastEventAt).toLocaleString()}`
+                : "waiting for the first event"
+          }
           className={`rounded-full px-2 py-0.5 text-xs font-medium ${
             h.status === "listening"
               ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
@@ -35,7 +43,12 @@ export function FlowHealth({ flowId }: { flowId: string }) {
         </span>
       ) : null}
       {run ? (
-        <Link href={`/runs/${run.id}`} data-testid="last-run" title={`Last run ${new Date(run.createdAt).toLocaleString()}`} className="text-xs text-slate-500 hover:underline">
+        <Link
+          href={`/runs/${run.id}`}
+          data-testid="last-run"
+          title={`Last run ${new Date(run.createdAt).toLocaleString()}`}
+          className="text-xs text-slate-500 hover:underline"
+        >
           last run <StatusBadge status={run.status} />
         </Link>
       ) : null}

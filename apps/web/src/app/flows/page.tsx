@@ -35,22 +35,51 @@ export default function FlowsPage() {
   const fileInput = useRef<HTMLInputElement>(null);
   const flows = useQuery(trpc.flow.list.queryOptions({ search: search || undefined }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.flow.list.queryKey() });
-  const create = useMutation(trpc.flow.create.mutationOptions({ onSuccess: () => { setName(""); void invalidate(); } }));
+  const create = useMutation(
+    trpc.flow.create.mutationOptions({
+      onSuccess: () => {
+        setName("");
+        void invalidate();
+      },
+    }),
+  );
   const remove = useMutation(trpc.flow.delete.mutationOptions({ onSuccess: () => void invalidate() }));
   const setActive = useMutation(trpc.flow.setActive.mutationOptions({ onSuccess: () => void invalidate() }));
-  const rename = useMutation(trpc.flow.rename.mutationOptions({ onSuccess: () => { setRenaming(null); void invalidate(); } }));
+  const rename = useMutation(
+    trpc.flow.rename.mutationOptions({
+      onSuccess: () => {
+        setRenaming(null);
+        void invalidate();
+      },
+    }),
+  );
 
   const onCreate = (e: FormEvent) => {
     e.preventDefault();
     if (name.trim()) create.mutate({ name: name.trim(), definition: newFlowDefinition() });
   };
-  const definitionOf = async (id: string) => (await queryClient.fetchQuery(trpc.flow.get.queryOptions({ id }))).version.definition as Record<string, unknown>;
+  const definitionOf = async (id: string) =>
+    (await queryClient.fetchQuery(trpc.flow.get.queryOptions({ id }))).version.definition as Record<
+      string,
+      unknown
+    >;
   const exportFlow = async (f: { id: string; name: string; description: string }) => {
-    const file: FlowFile = { name: f.name, description: f.description || undefined, definition: await definitionOf(f.id) };
-    download(`${f.name.replace(/[^\w.-]+/g, "-").toLowerCase() || "flow"}.switchyard.json`, JSON.stringify(file, null, 2));
+    const file: FlowFile = {
+      name: f.name,
+      description: f.description || undefined,
+      definition: await definitionOf(f.id),
+    };
+    download(
+      `${f.name.replace(/[^\w.-]+/g, "-").toLowerCase() || "flow"}.switchyard.json`,
+      JSON.stringify(file, null, 2),
+    );
   };
   const duplicate = async (f: { id: string; name: string; description: string }) =>
-    create.mutate({ name: `${f.name} (copy)`.slice(0, 200), description: f.description || undefined, definition: await definitionOf(f.id) });
+    create.mutate({
+      name: `${f.name} (copy)`.slice(0, 200),
+      description: f.description || undefined,
+      definition: await definitionOf(f.id),
+    });
   const onImport = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = "";
@@ -59,7 +88,8 @@ export default function FlowsPage() {
     try {
       const parsed = JSON.parse(await file.text()) as FlowFile;
       // Accept both our export ({ name, definition }) and a bare flow definition ({ nodes, edges, … }).
-      const definition = parsed.definition ?? (Array.isArray(parsed.nodes) ? (parsed as Record<string, unknown>) : undefined);
+      const definition =
+        parsed.definition ?? (Array.isArray(parsed.nodes) ? (parsed as Record<string, unknown>) : undefined);
       if (!definition) throw new Error("the file has neither a definition nor nodes");
       const base = parsed.name ?? file.name.replace(/(\.switchyard)?\.json$/i, "");
       create.mutate({ name: base.trim() || "Imported flow", description: parsed.description, definition });
@@ -75,7 +105,14 @@ export default function FlowsPage() {
         description="Triggers and steps that run on their own once active."
         actions={
           <>
-            <input ref={fileInput} type="file" accept="application/json,.json" className="hidden" aria-label="Flow file to import" onChange={onImport} />
+            <input
+              ref={fileInput}
+              type="file"
+              accept="application/json,.json"
+              className="hidden"
+              aria-label="Flow file to import"
+              onChange={onImport}
+            />
             <button type="button" className={secondaryButtonClass} onClick={() => fileInput.current?.click()}>
               Import JSON
             </button>
@@ -109,13 +146,19 @@ export default function FlowsPage() {
         {flows.error ? <ErrorBox message={flows.error.message} /> : null}
         {flows.data && flows.data.length === 0 ? (
           <EmptyState title={search ? "No flow matches your search" : "No flows yet"}>
-            {search ? "Try another name." : "Name your first flow above and press Create flow, or import a flow file."}
+            {search
+              ? "Try another name."
+              : "Name your first flow above and press Create flow, or import a flow file."}
           </EmptyState>
         ) : null}
         {flows.data && flows.data.length > 0 ? (
           <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
             {flows.data.map((f) => (
-              <li key={f.id} className="flex items-center justify-between gap-4 px-5 py-4" data-testid="flow-row">
+              <li
+                key={f.id}
+                className="flex items-center justify-between gap-4 px-5 py-4"
+                data-testid="flow-row"
+              >
                 <div className="min-w-0">
                   {renaming?.id === f.id ? (
                     <form
@@ -149,10 +192,18 @@ export default function FlowsPage() {
                 <div className="flex items-center gap-2">
                   {f.active ? <FlowHealth flowId={f.id} /> : null}
                   <label className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" checked={f.active} onChange={(e) => setActive.mutate({ id: f.id, active: e.target.checked })} />
+                    <input
+                      type="checkbox"
+                      checked={f.active}
+                      onChange={(e) => setActive.mutate({ id: f.id, active: e.target.checked })}
+                    />
                     {f.active ? "Active" : "Inactive"}
                   </label>
-                  <button type="button" className={secondaryButtonClass} onClick={() => setRenaming({ id: f.id, name: f.name })}>
+                  <button
+                    type="button"
+                    className={secondaryButtonClass}
+                    onClick={() => setRenaming({ id: f.id, name: f.name })}
+                  >
                     Rename
                   </button>
                   <button type="button" className={secondaryButtonClass} onClick={() => void duplicate(f)}>
@@ -165,7 +216,8 @@ export default function FlowsPage() {
                     type="button"
                     className={secondaryButtonClass}
                     onClick={() => {
-                      if (confirm(`Delete “${f.name}” and all its versions and runs?`)) remove.mutate({ id: f.id });
+                      if (confirm(`Delete “${f.name}” and all its versions and runs?`))
+                        remove.mutate({ id: f.id });
                     }}
                   >
                     Delete

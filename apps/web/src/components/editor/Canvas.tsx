@@ -32,7 +32,12 @@ export const PALETTE_MIME = "application/x-switchyard-node";
 const DROP_OFFSET = { x: 120, y: 24 };
 
 function toConnection(c: RfConnection | Edge): Connection {
-  return { source: c.source, sourceHandle: c.sourceHandle ?? null, target: c.target, targetHandle: c.targetHandle ?? null };
+  return {
+    source: c.source,
+    sourceHandle: c.sourceHandle ?? null,
+    target: c.target,
+    targetHandle: c.targetHandle ?? null,
+  };
 }
 
 export function Canvas() {
@@ -41,7 +46,10 @@ export function Canvas() {
   const measured = useEditor((s) => s.measured);
   const onNodesChange = useEditor((s) => s.onNodesChange);
   const onEdgesChange = useEditor((s) => s.onEdgesChange);
-  const nodes = useMemo(() => toRfNodes(doc.nodes, doc.notes, selection, measured), [doc.nodes, doc.notes, selection, measured]);
+  const nodes = useMemo(
+    () => toRfNodes(doc.nodes, doc.notes, selection, measured),
+    [doc.nodes, doc.notes, selection, measured],
+  );
   const edges = useMemo(() => toRfEdges(doc.edges, selection), [doc.edges, selection]);
   const { screenToFlowPosition } = useReactFlow();
   const dark = useDarkMode();
@@ -76,8 +84,18 @@ export function Canvas() {
     const fromSource = state.fromHandle.type === "source";
     const other = state.toHandle;
     const conn: Connection = fromSource
-      ? { source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target: targetId, targetHandle: other?.type === "target" ? (other.id ?? null) : null }
-      : { source: targetId, sourceHandle: other?.type === "source" ? (other.id ?? null) : null, target: state.fromNode.id, targetHandle: state.fromHandle.id ?? null };
+      ? {
+          source: state.fromNode.id,
+          sourceHandle: state.fromHandle.id ?? null,
+          target: targetId,
+          targetHandle: other?.type === "target" ? (other.id ?? null) : null,
+        }
+      : {
+          source: targetId,
+          sourceHandle: other?.type === "source" ? (other.id ?? null) : null,
+          target: state.fromNode.id,
+          targetHandle: state.fromHandle.id ?? null,
+        };
     const s = useEditor.getState();
     const reason = explainConnection(s.doc, s.catalogue, conn);
     if (reason) s.notify("error", reason);
@@ -142,7 +160,13 @@ export function Canvas() {
         defaultEdgeOptions={{ type: "deletable" }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} />
-        <MiniMap pannable zoomable ariaLabel="Mini map" nodeStrokeWidth={3} className="!rounded-lg !border !border-slate-200 dark:!border-slate-700" />
+        <MiniMap
+          pannable
+          zoomable
+          ariaLabel="Mini map"
+          nodeStrokeWidth={3}
+          className="!rounded-lg !border !border-slate-200 dark:!border-slate-700"
+        />
         <Controls aria-label="Zoom controls" />
       </ReactFlow>
       {doc.nodes.length === 0 ? (
@@ -150,8 +174,9 @@ export function Canvas() {
           <div className="max-w-sm rounded-xl border border-dashed border-slate-300 bg-white/90 p-6 text-center shadow-sm dark:border-slate-700 dark:bg-slate-900/90">
             <h2 className="text-base font-semibold">Start with a trigger</h2>
             <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
-              Every flow begins with one trigger: a webhook, an e-mail address, a schedule or a manual run. Drag one from the palette
-              on the left, or click it to add it here. Then add steps after it and connect their dots.
+              Every flow begins with one trigger: a webhook, an e-mail address, a schedule or a manual run.
+              Drag one from the palette on the left, or click it to add it here. Then add steps after it and
+              connect their dots.
             </p>
           </div>
         </div>

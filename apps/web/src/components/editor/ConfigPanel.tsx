@@ -37,12 +37,20 @@ function NodeConfig({ node }: { node: EditorNode }) {
 
   const form: FormContextValue = useMemo(() => {
     const byField = new Map<string, string[]>();
-    for (const p of mine) if (p.field) byField.set(p.field, [...(byField.get(p.field) ?? []), shortMessage(p)]);
-    return { problems: byField, nodeIds: nodeIdsKey.split(",").filter(Boolean), idPrefix: `cfg-${node.id}`, onFieldBlur: breakCoalescing };
+    for (const p of mine)
+      if (p.field) byField.set(p.field, [...(byField.get(p.field) ?? []), shortMessage(p)]);
+    return {
+      problems: byField,
+      nodeIds: nodeIdsKey.split(",").filter(Boolean),
+      idPrefix: `cfg-${node.id}`,
+      onFieldBlur: breakCoalescing,
+    };
   }, [mine, nodeIdsKey, node.id]);
 
   const shownOnFields = new Set(entry ? Object.keys(entry.configSchema.properties ?? {}) : []);
-  const general = mine.filter((p) => !p.field || ![...shownOnFields].some((k) => p.field === k || p.field?.startsWith(`${k}.`)));
+  const general = mine.filter(
+    (p) => !p.field || ![...shownOnFields].some((k) => p.field === k || p.field?.startsWith(`${k}.`)),
+  );
 
   const edit = (patch: (n: EditorNode) => EditorNode, key: string) =>
     useEditor.getState().edit((doc) => updateNode(doc, node.id, patch), `${node.id}:${key}`);
@@ -50,12 +58,16 @@ function NodeConfig({ node }: { node: EditorNode }) {
   return (
     <div className="space-y-5 p-4" data-testid="node-config">
       <header className="flex items-start gap-3">
-        <span className={`grid h-9 w-9 shrink-0 place-items-center rounded-lg ${categoryTone(entry?.category ?? "")}`}>
+        <span
+          className={`grid h-9 w-9 shrink-0 place-items-center rounded-lg ${categoryTone(entry?.category ?? "")}`}
+        >
           <NodeIcon name={entry?.icon ?? ""} className="h-5 w-5" />
         </span>
         <div className="min-w-0">
           <h2 className="font-semibold">{entry?.title ?? node.type}</h2>
-          <p className="text-xs text-slate-500 dark:text-slate-400">{entry?.description ?? "This node type is not installed on this server."}</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {entry?.description ?? "This node type is not installed on this server."}
+          </p>
         </div>
       </header>
 
@@ -74,7 +86,10 @@ function NodeConfig({ node }: { node: EditorNode }) {
       </div>
 
       {general.length ? (
-        <ul data-testid="node-problem-list" className="space-y-1 rounded-lg border border-red-200 bg-red-50 p-3 text-xs text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300">
+        <ul
+          data-testid="node-problem-list"
+          className="space-y-1 rounded-lg border border-red-200 bg-red-50 p-3 text-xs text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300"
+        >
           {general.map((p) => (
             <li key={`${p.code}:${p.message}`}>{p.message}</li>
           ))}
@@ -97,7 +112,9 @@ function NodeConfig({ node }: { node: EditorNode }) {
                 name="config"
                 schema={entry.configSchema}
                 value={node.config}
-                onChange={(v) => edit((n) => ({ ...n, config: (v as Record<string, unknown>) ?? {} }), "config")}
+                onChange={(v) =>
+                  edit((n) => ({ ...n, config: (v as Record<string, unknown>) ?? {} }), "config")
+                }
                 path=""
                 required
               />

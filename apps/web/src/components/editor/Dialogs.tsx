@@ -23,7 +23,12 @@ export function Modal({ title, onClose, children }: { title: string; onClose(): 
       >
         <div className="mb-4 flex items-center justify-between">
           <h2 className="text-base font-semibold">{title}</h2>
-          <button type="button" aria-label="Close" onClick={onClose} className="rounded px-2 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800">
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onClose}
+            className="rounded px-2 text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
             ✕
           </button>
         </div>
@@ -41,7 +46,9 @@ export function HelpDialog({ onClose }: { onClose(): void }) {
           {SHORTCUTS.map(([keys, what]) => (
             <tr key={keys} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
               <td className="py-1.5 pr-4">
-                <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800">{keys}</kbd>
+                <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800">
+                  {keys}
+                </kbd>
               </td>
               <td className="py-1.5 text-slate-600 dark:text-slate-300">{what}</td>
             </tr>
@@ -59,7 +66,11 @@ export function HistoryDialog({ flowId, onClose }: { flowId: string; onClose(): 
   const versions = useQuery(trpc.flow.versions.queryOptions({ id: flowId }));
   const save = useMutation(trpc.flow.save.mutationOptions());
   const restore = async (version: number) => {
-    if (isDirty(useEditor.getState()) && !window.confirm("Restoring replaces your unsaved changes. Continue?")) return;
+    if (
+      isDirty(useEditor.getState()) &&
+      !window.confirm("Restoring replaces your unsaved changes. Continue?")
+    )
+      return;
     const { version: v } = await queryClient.fetchQuery(trpc.flow.get.queryOptions({ id: flowId, version }));
     const saved = await save.mutateAsync({ id: flowId, definition: v.definition as Record<string, unknown> });
     const s = useEditor.getState();
@@ -75,14 +86,20 @@ export function HistoryDialog({ flowId, onClose }: { flowId: string; onClose(): 
   return (
     <Modal title="Version history" onClose={onClose}>
       {versions.isPending ? <p className="text-sm text-slate-500">Loading versions…</p> : null}
-      {save.error ? <p role="alert" className="mb-2 text-sm text-red-600">{save.error.message}</p> : null}
+      {save.error ? (
+        <p role="alert" className="mb-2 text-sm text-red-600">
+          {save.error.message}
+        </p>
+      ) : null}
       <ul className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="version-list">
         {list.map((v, i) => (
           <li key={v.version} className="flex items-center justify-between py-2 text-sm">
             <span>
               <span className="font-medium">Version {v.version}</span>
               <span className="ml-2 text-slate-500">{new Date(v.createdAt).toLocaleString()}</span>
-              {i === 0 ? <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs dark:bg-slate-800">current</span> : null}
+              {i === 0 ? (
+                <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs dark:bg-slate-800">current</span>
+              ) : null}
             </span>
             {i === 0 ? null : (
               <button

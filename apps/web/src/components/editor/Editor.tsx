@@ -34,8 +34,15 @@ export function Editor({ flowId }: { flowId: string }) {
 function EditorBody({ flowId }: { flowId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const flow = useQuery(trpc.flow.get.queryOptions({ id: flowId }, { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false }));
-  const catalogue = useQuery(trpc.catalogue.list.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
+  const flow = useQuery(
+    trpc.flow.get.queryOptions(
+      { id: flowId },
+      { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false },
+    ),
+  );
+  const catalogue = useQuery(
+    trpc.catalogue.list.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }),
+  );
   const loadedFlow = useEditor((s) => s.flowId);
   const [loadedVersion, setLoadedVersion] = useState<number>();
   const [dialog, setDialog] = useState<"help" | "history" | null>(null);
@@ -50,7 +57,10 @@ function EditorBody({ flowId }: { flowId: string }) {
   useEffect(() => {
     // Read-only probe for end-to-end tests and debugging: the definition exactly as Save would send it.
     const w = window as unknown as { __switchyardEditor?: unknown };
-    w.__switchyardEditor = { definition: () => toDefinition(useEditor.getState().doc), history: () => useEditor.getState().past.length };
+    w.__switchyardEditor = {
+      definition: () => toDefinition(useEditor.getState().doc),
+      history: () => useEditor.getState().past.length,
+    };
     return () => {
       w.__switchyardEditor = undefined;
       useEditor.getState().load("", {});
@@ -63,7 +73,10 @@ function EditorBody({ flowId }: { flowId: string }) {
   const doc = useEditor((s) => s.doc);
   const savedJson = useEditor((s) => s.savedJson);
   const deferredDoc = useDeferredValue(doc);
-  const dirty = useMemo(() => loadedFlow === flowId && isDirty({ doc: deferredDoc, savedJson }), [deferredDoc, savedJson, loadedFlow, flowId]);
+  const dirty = useMemo(
+    () => loadedFlow === flowId && isDirty({ doc: deferredDoc, savedJson }),
+    [deferredDoc, savedJson, loadedFlow, flowId],
+  );
   useUnsavedGuard(dirty);
 
   // Validate with the engine on the server, a moment after the last edit; stale answers are dropped.
@@ -88,12 +101,20 @@ function EditorBody({ flowId }: { flowId: string }) {
   const save = useCallback(async () => {
     const definition = toDefinition(useEditor.getState().doc);
     try {
-      const saved = await saveAsync({ id: flowId, definition: definition as unknown as Record<string, unknown> });
+      const saved = await saveAsync({
+        id: flowId,
+        definition: definition as unknown as Record<string, unknown>,
+      });
       const s = useEditor.getState();
       s.markSaved(definition);
       s.setProblems(saved.problems);
       setLoadedVersion(saved.version);
-      s.notify("info", saved.problems.length ? `Saved version ${saved.version} (with ${saved.problems.length} problem(s) to fix before activating).` : `Saved version ${saved.version}.`);
+      s.notify(
+        "info",
+        saved.problems.length
+          ? `Saved version ${saved.version} (with ${saved.problems.length} problem(s) to fix before activating).`
+          : `Saved version ${saved.version}.`,
+      );
       await queryClient.invalidateQueries({ queryKey: trpc.flow.pathKey() });
       return saved;
     } catch (err) {
@@ -122,11 +143,25 @@ function EditorBody({ flowId }: { flowId: string }) {
   const commands = useMemo(() => ({ flowId, dirty, save }), [flowId, dirty, save]);
   useShortcuts({ save: () => void save(), showHelp });
 
-  if (flow.error) return <div className="p-8"><ErrorBox message={flow.error.message} /></div>;
-  if (catalogue.error) return <div className="p-8"><ErrorBox message={catalogue.error.message} /></div>;
+  if (flow.error)
+    return (
+      <div className="p-8">
+        <ErrorBox message={flow.error.message} />
+      </div>
+    );
+  if (catalogue.error)
+    return (
+      <div className="p-8">
+        <ErrorBox message={catalogue.error.message} />
+      </div>
+    );
 
   return (
-    <div className="flex h-screen flex-col" data-testid="flow-editor" data-loaded={loadedFlow === flowId && catalogue.data ? "true" : "false"}>
+    <div
+      className="flex h-screen flex-col"
+      data-testid="flow-editor"
+      data-loaded={loadedFlow === flowId && catalogue.data ? "true" : "false"}
+    >
       <Toolbar
         name={flow.data?.flow.name ?? "Loading…"}
         version={loadedVersion}
@@ -143,7 +178,9 @@ function EditorBody({ flowId }: { flowId: string }) {
       />
       <div className="flex min-h-0 flex-1">
         <Palette />
-        <div className="min-w-0 flex-1">{loadedFlow === flowId ? <Canvas /> : <p className="p-8 text-sm text-slate-500">Loading flow…</p>}</div>
+        <div className="min-w-0 flex-1">
+          {loadedFlow === flowId ? <Canvas /> : <p className="p-8 text-sm text-slate-500">Loading flow…</p>}
+        </div>
         <EditorCommandsContext.Provider value={commands}>
           <ConfigPanel />
         </EditorCommandsContext.Provider>

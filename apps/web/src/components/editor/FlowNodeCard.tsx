@@ -44,11 +44,17 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
       data-problems={problems.length}
       title={problems.map((p) => p.message).join("\n") || undefined}
       className={`w-60 rounded-xl border bg-white shadow-sm transition-shadow dark:bg-slate-900 ${
-        selected ? "border-brand-500 ring-2 ring-brand-500/30" : problems.length ? "border-red-400 dark:border-red-700" : "border-slate-200 dark:border-slate-700"
+        selected
+          ? "border-brand-500 ring-2 ring-brand-500/30"
+          : problems.length
+            ? "border-red-400 dark:border-red-700"
+            : "border-slate-200 dark:border-slate-700"
       } ${node.disabled ? "opacity-50" : ""} ${isTrigger ? "rounded-l-3xl" : ""}`}
     >
       <div className="flex items-center gap-2 px-3 pt-2.5">
-        <span className={`grid h-7 w-7 shrink-0 place-items-center rounded-md ${categoryTone(entry?.category ?? "")}`}>
+        <span
+          className={`grid h-7 w-7 shrink-0 place-items-center rounded-md ${categoryTone(entry?.category ?? "")}`}
+        >
           <NodeIcon name={entry?.icon ?? ""} />
         </span>
         <div className="min-w-0 flex-1">
@@ -60,22 +66,34 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
           </div>
         </div>
         {pinned ? (
-          <span data-testid="node-pinned" title="Output pinned: editor runs reuse it instead of executing this node" className="rounded-full bg-violet-100 px-1.5 py-0.5 text-[10px] font-medium text-violet-700 dark:bg-violet-900 dark:text-violet-200">
+          <span
+            data-testid="node-pinned"
+            title="Output pinned: editor runs reuse it instead of executing this node"
+            className="rounded-full bg-violet-100 px-1.5 py-0.5 text-[10px] font-medium text-violet-700 dark:bg-violet-900 dark:text-violet-200"
+          >
             📌 pinned
           </span>
         ) : null}
         {status ? (
-          <span data-testid="node-status" className={`rounded-full px-1.5 py-0.5 text-[10px] font-medium ${statusStyle[status]}`}>
+          <span
+            data-testid="node-status"
+            className={`rounded-full px-1.5 py-0.5 text-[10px] font-medium ${statusStyle[status]}`}
+          >
             {status}
           </span>
         ) : null}
       </div>
       <div className="relative px-3 pb-2.5 pt-1" style={{ minHeight: rows * HANDLE_GAP }}>
         {problems.length ? (
-          <div data-testid="node-problems" className="flex items-start gap-1 text-[11px] leading-snug text-red-600 dark:text-red-400">
+          <div
+            data-testid="node-problems"
+            className="flex items-start gap-1 text-[11px] leading-snug text-red-600 dark:text-red-400"
+          >
             <span aria-hidden="true">●</span>
             <span className="line-clamp-2">
-              {problems.length === 1 ? nodeProblem(problems[0]) : `${problems.length} problems · ${nodeProblem(problems[0])}`}
+              {problems.length === 1
+                ? nodeProblem(problems[0])
+                : `${problems.length} problems · ${nodeProblem(problems[0])}`}
             </span>
           </div>
         ) : node.disabled ? (
@@ -85,14 +103,30 @@ export const FlowNodeCard = memo(function FlowNodeCard({ data, selected }: NodeP
           <PortHandle key={`in-${port}`} type="target" port={port} index={i} labelled={inputs.length > 1} />
         ))}
         {outputs.map((port, i) => (
-          <PortHandle key={`out-${port}`} type="source" port={port} index={i} labelled={outputs.length > 1 || port !== "main"} />
+          <PortHandle
+            key={`out-${port}`}
+            type="source"
+            port={port}
+            index={i}
+            labelled={outputs.length > 1 || port !== "main"}
+          />
         ))}
       </div>
     </div>
   );
 });
 
-function PortHandle({ type, port, index, labelled }: { type: "source" | "target"; port: string; index: number; labelled: boolean }) {
+function PortHandle({
+  type,
+  port,
+  index,
+  labelled,
+}: {
+  type: "source" | "target";
+  port: string;
+  index: number;
+  labelled: boolean;
+}) {
   const top = 4 + index * HANDLE_GAP + HANDLE_GAP / 2;
   const isSource = type === "source";
   return (

@@ -5,7 +5,8 @@ import { copySelection, duplicateSelection } from "./actions";
 import { breakCoalescing, useEditor } from "./store";
 import type { FlowSettings } from "./types";
 
-const input = "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";
+const input =
+  "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";
 const label = "space-y-1 text-xs font-medium text-slate-700 dark:text-slate-300";
 const button =
   "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800";
@@ -17,7 +18,9 @@ export function FlowPanel() {
   const nodeCount = useEditor((s) => s.doc.nodes.length);
   const { fitView } = useReactFlow();
   const set = (patch: Partial<FlowSettings>, key: string) =>
-    useEditor.getState().edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings:${key}`);
+    useEditor
+      .getState()
+      .edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings:${key}`);
   const focus = (nodeId: string) => {
     useEditor.getState().select({ nodes: new Set([nodeId]), edges: new Set(), notes: new Set() });
     void fitView({ nodes: [{ id: nodeId }], duration: 300, maxZoom: 1.2 });
@@ -28,7 +31,9 @@ export function FlowPanel() {
       <section aria-label="Problems" className="space-y-2">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Problems</h3>
         {problems.length === 0 ? (
-          <p className="text-sm text-emerald-700 dark:text-emerald-400">{nodeCount ? "No problems: this flow can be activated." : "Add a trigger to begin."}</p>
+          <p className="text-sm text-emerald-700 dark:text-emerald-400">
+            {nodeCount ? "No problems: this flow can be activated." : "Add a trigger to begin."}
+          </p>
         ) : (
           <ul className="space-y-1">
             {problems.map((p) => (
@@ -47,11 +52,20 @@ export function FlowPanel() {
         )}
       </section>
 
-      <section aria-label="Flow settings" className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <section
+        aria-label="Flow settings"
+        className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+      >
         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Flow settings</h3>
         <label className={label}>
           Time zone
-          <input aria-label="Time zone" value={settings.timezone} onChange={(e) => set({ timezone: e.target.value }, "tz")} onBlur={breakCoalescing} className={input} />
+          <input
+            aria-label="Time zone"
+            value={settings.timezone}
+            onChange={(e) => set({ timezone: e.target.value }, "tz")}
+            onBlur={breakCoalescing}
+            className={input}
+          />
         </label>
         <div className="grid grid-cols-2 gap-3">
           <label className={label}>
@@ -74,7 +88,12 @@ export function FlowPanel() {
               value={settings.concurrency}
               min={1}
               max={64}
-              onChange={(e) => set({ concurrency: Math.min(64, Math.max(1, Math.round(Number(e.target.value) || 1))) }, "conc")}
+              onChange={(e) =>
+                set(
+                  { concurrency: Math.min(64, Math.max(1, Math.round(Number(e.target.value) || 1))) },
+                  "conc",
+                )
+              }
               onBlur={breakCoalescing}
               className={input}
             />
@@ -84,10 +103,14 @@ export function FlowPanel() {
 
       <section className="space-y-1.5 border-t border-slate-200 pt-4 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
         <h3 className="font-semibold uppercase tracking-wide">How to build</h3>
-        <p>Select a node to configure it here. Drag from a dot on a node’s right edge to a node to connect them.</p>
         <p>
-          Fields accept fixed values or expressions: start a value with <code className="font-mono">=</code> and use <code className="font-mono">item</code>,{" "}
-          <code className="font-mono">trigger</code> or <code className="font-mono">nodes.&lt;id&gt;</code>.
+          Select a node to configure it here. Drag from a dot on a node’s right edge to a node to connect
+          them.
+        </p>
+        <p>
+          Fields accept fixed values or expressions: start a value with <code className="font-mono">=</code>{" "}
+          and use <code className="font-mono">item</code>, <code className="font-mono">trigger</code> or{" "}
+          <code className="font-mono">nodes.&lt;id&gt;</code>.
         </p>
         <p>
           Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts.
@@ -104,7 +127,11 @@ export function SelectionPanel() {
   const nodes = selection.nodes.size;
   const notes = selection.notes.size;
   const edges = selection.edges.size;
-  const parts = [nodes && `${nodes} node${nodes > 1 ? "s" : ""}`, notes && `${notes} note${notes > 1 ? "s" : ""}`, edges && `${edges} connection${edges > 1 ? "s" : ""}`].filter(Boolean);
+  const parts = [
+    nodes && `${nodes} node${nodes > 1 ? "s" : ""}`,
+    notes && `${notes} note${notes > 1 ? "s" : ""}`,
+    edges && `${edges} connection${edges > 1 ? "s" : ""}`,
+  ].filter(Boolean);
   return (
     <div className="space-y-4 p-4" data-testid="selection-panel">
       <h2 className="font-semibold">{parts.join(", ")} selected</h2>
@@ -124,7 +151,8 @@ export function SelectionPanel() {
         </button>
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        Copied nodes go to the clipboard as JSON, with their settings and the connections between them; paste them into any flow with Ctrl+V.
+        Copied nodes go to the clipboard as JSON, with their settings and the connections between them; paste
+        them into any flow with Ctrl+V.
       </p>
     </div>
   );

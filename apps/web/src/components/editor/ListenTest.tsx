@@ -10,7 +10,8 @@ import { useEditor } from "./store";
 import type { EditorNode } from "./types";
 
 const LISTEN_MS = 120_000;
-const button = "rounded border border-amber-400 px-2 py-1 text-xs font-medium hover:bg-white disabled:opacity-50 dark:border-amber-700 dark:hover:bg-slate-800";
+const button =
+  "rounded border border-amber-400 px-2 py-1 text-xs font-medium hover:bg-white disabled:opacity-50 dark:border-amber-700 dark:hover:bg-slate-800";
 
 /**
  * "Listen for test event": the server binds /hooks-test/<path> until one request arrives and hands back
@@ -35,7 +36,9 @@ export function ListenTest({ node, testUrl }: { node: EditorNode; testUrl: strin
   };
   const pin = (payload: unknown) => {
     const s = useEditor.getState();
-    s.edit((doc) => updateNode(doc, node.id, (n) => ({ ...n, config: { ...n.config, samplePayload: payload } })));
+    s.edit((doc) =>
+      updateNode(doc, node.id, (n) => ({ ...n, config: { ...n.config, samplePayload: payload } })),
+    );
     s.notify("info", "Sample payload set: Run sends it (save to keep it).");
   };
   const unpin = () =>
@@ -53,7 +56,10 @@ export function ListenTest({ node, testUrl }: { node: EditorNode; testUrl: strin
           {listen.isPending ? "Listening…" : "Listen for test event"}
         </button>
         {pinned ? (
-          <span className="flex items-center gap-1 text-[11px] text-slate-600 dark:text-slate-400" data-testid="sample-pinned">
+          <span
+            className="flex items-center gap-1 text-[11px] text-slate-600 dark:text-slate-400"
+            data-testid="sample-pinned"
+          >
             Sample payload pinned
             <button type="button" className="text-brand-600 underline" onClick={unpin}>
               clear
@@ -63,7 +69,8 @@ export function ListenTest({ node, testUrl }: { node: EditorNode; testUrl: strin
       </div>
       {listen.isPending ? (
         <p data-testid="listen-waiting" className="text-xs text-slate-700 dark:text-slate-300">
-          Waiting for one request to <code className="break-all font-mono">{testUrl}</code> (up to {LISTEN_MS / 60_000} minutes)…
+          Waiting for one request to <code className="break-all font-mono">{testUrl}</code> (up to{" "}
+          {LISTEN_MS / 60_000} minutes)…
         </p>
       ) : null}
       {listen.error ? <p className="text-xs text-red-600 dark:text-red-400">{listen.error.message}</p> : null}

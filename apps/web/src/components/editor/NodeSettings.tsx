@@ -3,7 +3,8 @@
 import { breakCoalescing } from "./store";
 import type { EditorNode } from "./types";
 
-const input = "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";
+const input =
+  "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";
 const label = "space-y-1 text-xs font-medium text-slate-700 dark:text-slate-300";
 
 const num = (v: string) => (v === "" || Number.isNaN(Number(v)) ? undefined : Math.round(Number(v)));
@@ -21,14 +22,19 @@ export function NodeSettings({
   if (isTrigger) return null;
   const retry = node.retry;
   return (
-    <section aria-label="Execution settings" className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+    <section
+      aria-label="Execution settings"
+      className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+    >
       <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">When it runs</h3>
       <label className={label}>
         On error
         <select
           aria-label="On error"
           value={node.onError}
-          onChange={(e) => edit((n) => ({ ...n, onError: e.target.value as EditorNode["onError"] }), "onError")}
+          onChange={(e) =>
+            edit((n) => ({ ...n, onError: e.target.value as EditorNode["onError"] }), "onError")
+          }
           className={input}
         >
           <option value="stop">Stop the run</option>
@@ -62,7 +68,14 @@ export function NodeSettings({
             onChange={(e) => {
               const attempts = num(e.target.value);
               edit(
-                (n) => withOptional(n, "retry", attempts && attempts > 1 ? { backoff: "exponential", delayMs: 1000, ...n.retry, maxAttempts: attempts } : undefined),
+                (n) =>
+                  withOptional(
+                    n,
+                    "retry",
+                    attempts && attempts > 1
+                      ? { backoff: "exponential", delayMs: 1000, ...n.retry, maxAttempts: attempts }
+                      : undefined,
+                  ),
                 "retry",
               );
             }}
@@ -79,7 +92,12 @@ export function NodeSettings({
                 aria-label="Retry delay (ms)"
                 min={0}
                 value={retry.delayMs}
-                onChange={(e) => edit((n) => ({ ...n, retry: n.retry && { ...n.retry, delayMs: num(e.target.value) ?? 0 } }), "retry")}
+                onChange={(e) =>
+                  edit(
+                    (n) => ({ ...n, retry: n.retry && { ...n.retry, delayMs: num(e.target.value) ?? 0 } }),
+                    "retry",
+                  )
+                }
                 onBlur={breakCoalescing}
                 className={input}
               />
@@ -89,7 +107,15 @@ export function NodeSettings({
               <select
                 aria-label="Backoff"
                 value={retry.backoff ?? "fixed"}
-                onChange={(e) => edit((n) => ({ ...n, retry: n.retry && { ...n.retry, backoff: e.target.value as "fixed" | "exponential" } }), "retry")}
+                onChange={(e) =>
+                  edit(
+                    (n) => ({
+                      ...n,
+                      retry: n.retry && { ...n.retry, backoff: e.target.value as "fixed" | "exponential" },
+                    }),
+                    "retry",
+                  )
+                }
                 className={input}
               >
                 <option value="fixed">Fixed</option>
@@ -100,7 +126,13 @@ export function NodeSettings({
         ) : null}
       </div>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={node.disabled ?? false} onChange={(e) => edit((n) => withOptional(n, "disabled", e.target.checked || undefined), "disabled")} />
+        <input
+          type="checkbox"
+          checked={node.disabled ?? false}
+          onChange={(e) =>
+            edit((n) => withOptional(n, "disabled", e.target.checked || undefined), "disabled")
+          }
+        />
         Disabled (items pass through untouched)
       </label>
     </section>
@@ -108,7 +140,11 @@ export function NodeSettings({
 }
 
 /** Sets or removes an optional key, so an untouched setting never appears in the saved file. */
-function withOptional<K extends keyof EditorNode>(n: EditorNode, key: K, value: EditorNode[K] | undefined): EditorNode {
+function withOptional<K extends keyof EditorNode>(
+  n: EditorNode,
+  key: K,
+  value: EditorNode[K] | undefined,
+): EditorNode {
   const next = { ...n };
   if (value === undefined) delete next[key];
   else next[key] = value;

@@ -20,11 +20,18 @@ export function Notice() {
       role={notice.kind === "error" ? "alert" : "status"}
       data-testid="notice"
       className={`fixed bottom-6 left-1/2 z-40 flex max-w-xl -translate-x-1/2 items-start gap-3 whitespace-pre-line rounded-lg px-4 py-2.5 text-sm shadow-lg ${
-        notice.kind === "error" ? "bg-red-600 text-white" : "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900"
+        notice.kind === "error"
+          ? "bg-red-600 text-white"
+          : "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900"
       }`}
     >
       <span>{notice.text}</span>
-      <button type="button" aria-label="Dismiss" onClick={() => setHidden(notice.id)} className="opacity-70 hover:opacity-100">
+      <button
+        type="button"
+        aria-label="Dismiss"
+        onClick={() => setHidden(notice.id)}
+        className="opacity-70 hover:opacity-100"
+      >
         ✕
       </button>
     </div>

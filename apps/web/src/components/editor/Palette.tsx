@@ -20,11 +20,15 @@ export function Palette() {
   const groups = useMemo(() => {
     const q = query.trim().toLowerCase();
     const hits = [...catalogue.values()].filter(
-      (e) => !q || e.title.toLowerCase().includes(q) || e.type.includes(q) || e.description.toLowerCase().includes(q),
+      (e) =>
+        !q ||
+        e.title.toLowerCase().includes(q) ||
+        e.type.includes(q) ||
+        e.description.toLowerCase().includes(q),
     );
     const by = new Map<string, CatalogueEntry[]>();
     for (const e of hits) by.set(e.category, [...(by.get(e.category) ?? []), e]);
-    const rank = (c: string) => (categoryOrder.indexOf(c) + 1 || 99);
+    const rank = (c: string) => categoryOrder.indexOf(c) + 1 || 99;
     return [...by.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]));
   }, [catalogue, query]);
 
@@ -39,7 +43,9 @@ export function Palette() {
       position = { x: right.position.x + 300, y: right.position.y };
     } else {
       const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
-      const p = pane ? screenToFlowPosition({ x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 }) : { x: 0, y: 0 };
+      const p = pane
+        ? screenToFlowPosition({ x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 })
+        : { x: 0, y: 0 };
       position = { x: p.x - 120, y: p.y - 30 };
     }
     let id = "";
@@ -59,7 +65,10 @@ export function Palette() {
   };
 
   return (
-    <aside aria-label="Palette" className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+    <aside
+      aria-label="Palette"
+      className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="p-3">
         <input
           type="search"
@@ -73,11 +82,15 @@ export function Palette() {
       <div className="flex-1 space-y-4 overflow-y-auto px-3 pb-4">
         {catalogue.size === 0 ? <p className="text-sm text-slate-500">Loading node types…</p> : null}
         {catalogue.size > 0 && groups.length === 0 ? (
-          <p className="text-sm text-slate-500">No node type matches “{query}”. Try a word like “http”, “if” or “mail”.</p>
+          <p className="text-sm text-slate-500">
+            No node type matches “{query}”. Try a word like “http”, “if” or “mail”.
+          </p>
         ) : null}
         {groups.map(([category, entries]) => (
           <section key={category} aria-label={categoryLabel(category)}>
-            <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{categoryLabel(category)}</h3>
+            <h3 className="mb-1.5 text-[11px] font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+              {categoryLabel(category)}
+            </h3>
             <ul className="space-y-1">
               {entries.map((entry) => (
                 <li key={entry.type}>
@@ -90,12 +103,16 @@ export function Palette() {
                     title={`${entry.description}\nDrag onto the canvas, or click to add after the selected node.`}
                     className="flex w-full cursor-grab items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm hover:bg-slate-100 active:cursor-grabbing dark:hover:bg-slate-800"
                   >
-                    <span className={`grid h-6 w-6 shrink-0 place-items-center rounded ${categoryTone(entry.category)}`}>
+                    <span
+                      className={`grid h-6 w-6 shrink-0 place-items-center rounded ${categoryTone(entry.category)}`}
+                    >
                       <NodeIcon name={entry.icon} className="h-3.5 w-3.5" />
                     </span>
                     <span className="min-w-0">
                       <span className="block truncate font-medium">{entry.title}</span>
-                      <span className="block truncate text-[11px] text-slate-500 dark:text-slate-400">{entry.description}</span>
+                      <span className="block truncate text-[11px] text-slate-500 dark:text-slate-400">
+                        {entry.description}
+                      </span>
                     </span>
                   </button>
                 </li>

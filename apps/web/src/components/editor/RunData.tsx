@@ -21,7 +21,8 @@ function parse(json: string | null | undefined): unknown {
   }
 }
 
-const isTruncated = (v: unknown) => typeof v === "object" && v !== null && (v as { __truncated?: unknown }).__truncated === true;
+const isTruncated = (v: unknown) =>
+  typeof v === "object" && v !== null && (v as { __truncated?: unknown }).__truncated === true;
 const count = (v: unknown) => (Array.isArray(v) ? `${v.length} item${v.length === 1 ? "" : "s"}` : "—");
 
 /** "Run succeeded · 14:02:11", linking to the run's trace; the newest run of the flow, whatever started it. */
@@ -58,9 +59,16 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
   const output = useMemo(() => parse(full.data?.output), [full.data?.output]);
   if (!run) return null;
 
-  const ports = output && typeof output === "object" && !Array.isArray(output) && !isTruncated(output) ? Object.entries(output as Record<string, unknown>) : null;
+  const ports =
+    output && typeof output === "object" && !Array.isArray(output) && !isTruncated(output)
+      ? Object.entries(output as Record<string, unknown>)
+      : null;
   return (
-    <details open data-testid="node-run-data" className="rounded-lg border border-slate-200 dark:border-slate-800">
+    <details
+      open
+      data-testid="node-run-data"
+      className="rounded-lg border border-slate-200 dark:border-slate-800"
+    >
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
         Last run data
         {step ? <StatusBadge status={step.status} testId="node-run-status" /> : null}
@@ -77,8 +85,12 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
         ) : (
           <>
             {full.data.errorCode ? (
-              <p role="alert" className="rounded-md bg-red-50 p-2 text-xs text-red-700 dark:bg-red-950 dark:text-red-300">
-                <span className="font-mono font-semibold">{full.data.errorCode}</span>: {full.data.errorMessage}
+              <p
+                role="alert"
+                className="rounded-md bg-red-50 p-2 text-xs text-red-700 dark:bg-red-950 dark:text-red-300"
+              >
+                <span className="font-mono font-semibold">{full.data.errorCode}</span>:{" "}
+                {full.data.errorMessage}
               </p>
             ) : null}
             {step.truncated ? (
@@ -93,7 +105,12 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
                 <p className="text-xs text-slate-500">No output.</p>
               ) : (
                 ports.map(([port, items]) => (
-                  <JsonViewer key={port} testId={`node-run-output-${port}`} label={`Output · ${port} · ${count(items)}`} value={items} />
+                  <JsonViewer
+                    key={port}
+                    testId={`node-run-output-${port}`}
+                    label={`Output · ${port} · ${count(items)}`}
+                    value={items}
+                  />
                 ))
               )
             ) : (
@@ -108,10 +125,13 @@ export function NodeRunData({ nodeId }: { nodeId: string }) {
 
 /** "Pin output": keeps this run's items of the node's first output in the flow for later editor runs. */
 function PinOutputButton({ nodeId, output }: { nodeId: string; output: unknown }) {
-  const port = useEditor((s) => s.catalogue.get(s.doc.nodes.find((n) => n.id === nodeId)?.type ?? "")?.ports[0] ?? "main");
+  const port = useEditor(
+    (s) => s.catalogue.get(s.doc.nodes.find((n) => n.id === nodeId)?.type ?? "")?.ports[0] ?? "main",
+  );
   const items = useMemo(() => pinnableItems(output, port), [output, port]);
   const pinned = useEditor((s) => s.doc.pinData?.[nodeId] !== undefined);
-  if (!items) return <p className="text-xs text-slate-500">This output was stored truncated and cannot be pinned.</p>;
+  if (!items)
+    return <p className="text-xs text-slate-500">This output was stored truncated and cannot be pinned.</p>;
   return (
     <button
       type="button"
@@ -134,10 +154,17 @@ export function PinnedData({ nodeId }: { nodeId: string }) {
   const items = useEditor((s) => s.doc.pinData?.[nodeId]);
   if (!items) return null;
   return (
-    <div data-testid="pinned-data" className="space-y-2 rounded-lg border border-violet-300 bg-violet-50 p-3 dark:border-violet-800 dark:bg-violet-950">
+    <div
+      data-testid="pinned-data"
+      className="space-y-2 rounded-lg border border-violet-300 bg-violet-50 p-3 dark:border-violet-800 dark:bg-violet-950"
+    >
       <div className="flex items-center gap-2 text-xs">
-        <span className="font-semibold text-violet-800 dark:text-violet-200">📌 Output pinned · {count(items)}</span>
-        <span className="flex-1 text-violet-700 dark:text-violet-300">Runs from the editor skip this node and use these items.</span>
+        <span className="font-semibold text-violet-800 dark:text-violet-200">
+          📌 Output pinned · {count(items)}
+        </span>
+        <span className="flex-1 text-violet-700 dark:text-violet-300">
+          Runs from the editor skip this node and use these items.
+        </span>
         <button
           type="button"
           data-testid="unpin-output"

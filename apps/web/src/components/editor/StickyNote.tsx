@@ -12,7 +12,9 @@ export const StickyNote = memo(function StickyNote({ data, selected }: NodeProps
   useEffect(() => setText(note.text), [note.text]);
   const commit = () => {
     if (text === note.text) return;
-    useEditor.getState().edit((doc) => ({ ...doc, notes: doc.notes.map((n) => (n.id === note.id ? { ...n, text } : n)) }));
+    useEditor
+      .getState()
+      .edit((doc) => ({ ...doc, notes: doc.notes.map((n) => (n.id === note.id ? { ...n, text } : n)) }));
   };
   return (
     <div
@@ -30,7 +32,10 @@ export const StickyNote = memo(function StickyNote({ data, selected }: NodeProps
         onResizeStart={() => useEditor.getState().beginGesture()}
         onResizeEnd={() => useEditor.getState().endGesture()}
       />
-      <div className="note-drag h-4 cursor-grab rounded-t-lg bg-amber-200/70 dark:bg-amber-900/70" title="Drag to move" />
+      <div
+        className="note-drag h-4 cursor-grab rounded-t-lg bg-amber-200/70 dark:bg-amber-900/70"
+        title="Drag to move"
+      />
       <textarea
         aria-label="Note text"
         value={text}

@@ -10,9 +10,28 @@ import { useEditor } from "./store";
 const tool =
   "inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm text-slate-700 hover:bg-slate-100 disabled:opacity-40 disabled:hover:bg-transparent dark:text-slate-200 dark:hover:bg-slate-800";
 
-function Tool({ label, shortcut, onClick, disabled, children }: { label: string; shortcut?: string; onClick(): void; disabled?: boolean; children: ReactNode }) {
+function Tool({
+  label,
+  shortcut,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  shortcut?: string;
+  onClick(): void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <button type="button" className={tool} onClick={onClick} disabled={disabled} title={shortcut ? `${label} (${shortcut})` : label} aria-label={label}>
+    <button
+      type="button"
+      className={tool}
+      onClick={onClick}
+      disabled={disabled}
+      title={shortcut ? `${label} (${shortcut})` : label}
+      aria-label={label}
+    >
       {children}
     </button>
   );
@@ -43,12 +62,18 @@ export function Toolbar(p: ToolbarProps) {
   const { screenToFlowPosition, fitView } = useReactFlow();
   const center = () => {
     const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
-    return pane ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 }) : { x: 0, y: 0 };
+    return pane
+      ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 })
+      : { x: 0, y: 0 };
   };
 
   return (
     <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900">
-      <Link href="/flows" className="text-sm text-slate-500 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white" aria-label="All flows">
+      <Link
+        href="/flows"
+        className="text-sm text-slate-500 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white"
+        aria-label="All flows"
+      >
         Flows /
       </Link>
       <h1 className="truncate font-semibold" data-testid="flow-title">
@@ -56,7 +81,10 @@ export function Toolbar(p: ToolbarProps) {
       </h1>
       <span className="text-xs text-slate-500 dark:text-slate-400">{p.version ? `v${p.version}` : ""}</span>
       {p.dirty ? (
-        <span data-testid="unsaved" className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800 dark:bg-amber-900 dark:text-amber-200">
+        <span
+          data-testid="unsaved"
+          className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800 dark:bg-amber-900 dark:text-amber-200"
+        >
           Unsaved changes
         </span>
       ) : (
@@ -65,7 +93,10 @@ export function Toolbar(p: ToolbarProps) {
         </span>
       )}
       {problems ? (
-        <span data-testid="problem-count" className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-950 dark:text-red-300">
+        <span
+          data-testid="problem-count"
+          className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
           {problems} problem{problems > 1 ? "s" : ""}
         </span>
       ) : null}
@@ -78,7 +109,11 @@ export function Toolbar(p: ToolbarProps) {
         <Tool label="Redo" shortcut="Ctrl+Shift+Z" onClick={redo} disabled={!canRedo}>
           ↷
         </Tool>
-        <Tool label="Auto-layout" shortcut="L" onClick={() => void autoLayout().then(() => fitView({ duration: 200, padding: 0.2, maxZoom: 1 }))}>
+        <Tool
+          label="Auto-layout"
+          shortcut="L"
+          onClick={() => void autoLayout().then(() => fitView({ duration: 200, padding: 0.2, maxZoom: 1 }))}
+        >
           Layout
         </Tool>
         <Tool label="Add note" shortcut="N" onClick={() => addNote(center())}>
@@ -91,8 +126,17 @@ export function Toolbar(p: ToolbarProps) {
           ?
         </Tool>
         <span className="mx-1 h-5 w-px bg-slate-200 dark:bg-slate-700" />
-        <label className="flex items-center gap-1.5 px-2 text-sm" title="An active flow listens on its trigger">
-          <input type="checkbox" aria-label="Active" checked={p.active} disabled={p.activating} onChange={p.onToggleActive} />
+        <label
+          className="flex items-center gap-1.5 px-2 text-sm"
+          title="An active flow listens on its trigger"
+        >
+          <input
+            type="checkbox"
+            aria-label="Active"
+            checked={p.active}
+            disabled={p.activating}
+            onChange={p.onToggleActive}
+          />
           {p.active ? "Active" : "Inactive"}
         </label>
         <button

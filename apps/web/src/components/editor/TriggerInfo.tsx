@@ -21,8 +21,13 @@ export function TriggerInfo({ node }: { node: EditorNode }) {
 
 function Box({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-label={title} className="space-y-2 rounded-lg border border-amber-200 bg-amber-50/60 p-3 dark:border-amber-900 dark:bg-amber-950/30">
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-amber-800 dark:text-amber-300">{title}</h3>
+    <section
+      aria-label={title}
+      className="space-y-2 rounded-lg border border-amber-200 bg-amber-50/60 p-3 dark:border-amber-900 dark:bg-amber-950/30"
+    >
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-amber-800 dark:text-amber-300">
+        {title}
+      </h3>
       {children}
     </section>
   );
@@ -34,7 +39,11 @@ function CopyRow({ label, value }: { label: string; value: string }) {
     <div>
       <div className="text-[11px] font-medium text-slate-600 dark:text-slate-400">{label}</div>
       <div className="flex items-center gap-1.5">
-        <code data-testid={`url-${label.toLowerCase().replace(/\W+/g, "-")}`} className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs dark:bg-slate-800" title={value}>
+        <code
+          data-testid={`url-${label.toLowerCase().replace(/\W+/g, "-")}`}
+          className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs dark:bg-slate-800"
+          title={value}
+        >
           {value}
         </code>
         <button
@@ -71,11 +80,16 @@ function WebhookInfo({ node }: { node: EditorNode }) {
         <>
           <CopyRow label="Production URL" value={`${base}/hooks/${path}`} />
           <CopyRow label="Test URL" value={`${base}/hooks-test/${path}`} />
-          <p className="text-[11px] text-slate-500 dark:text-slate-400">The production URL starts runs while the flow is active; the test URL captures one request while listening.</p>
+          <p className="text-[11px] text-slate-500 dark:text-slate-400">
+            The production URL starts runs while the flow is active; the test URL captures one request while
+            listening.
+          </p>
           <ListenTest node={node} testUrl={`${base}/hooks-test/${path}`} />
         </>
       ) : (
-        <p className="text-xs text-slate-600 dark:text-slate-400">Set a path below, e.g. orders/created, to get this webhook’s URLs.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Set a path below, e.g. orders/created, to get this webhook’s URLs.
+        </p>
       )}
     </Box>
   );
@@ -90,7 +104,9 @@ function EmailInfo({ node }: { node: EditorNode }) {
       {local ? (
         <CopyRow label="Address" value={`${local}@${domain}`} />
       ) : (
-        <p className="text-xs text-slate-600 dark:text-slate-400">Choose the part before the @ below; mail to {`<local part>@${domain}`} then starts this flow.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Choose the part before the @ below; mail to {`<local part>@${domain}`} then starts this flow.
+        </p>
       )}
     </Box>
   );
@@ -104,21 +120,34 @@ function CronInfo({ node }: { node: EditorNode }) {
   const flowTimezone = useEditor((s) => s.doc.settings.timezone);
   const zone = timezone || flowTimezone || "UTC";
   const described = useQuery(
-    trpc.catalogue.describeCron.queryOptions({ expression, timezone, flowTimezone }, { enabled: expression.length > 0 && !expression.startsWith("="), retry: false }),
+    trpc.catalogue.describeCron.queryOptions(
+      { expression, timezone, flowTimezone },
+      { enabled: expression.length > 0 && !expression.startsWith("="), retry: false },
+    ),
   );
   return (
     <Box title="Schedule">
       {!expression ? (
-        <p className="text-xs text-slate-600 dark:text-slate-400">Enter a cron expression below, e.g. 0 9 * * 1-5 for 09:00 on weekdays.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Enter a cron expression below, e.g. 0 9 * * 1-5 for 09:00 on weekdays.
+        </p>
       ) : described.error ? (
         <p className="text-xs text-red-600 dark:text-red-400">{described.error.message}</p>
       ) : described.data ? (
         <div className="space-y-1.5">
-          <p data-testid="cron-description" className="text-sm">{described.data.description}</p>
+          <p data-testid="cron-description" className="text-sm">
+            {described.data.description}
+          </p>
           <div className="text-[11px] font-medium text-slate-600 dark:text-slate-400">Next runs ({zone})</div>
           <ul data-testid="cron-next" className="space-y-0.5 font-mono text-xs">
             {described.data.next.map((t) => (
-              <li key={t}>{new Date(t).toLocaleString(undefined, { timeZone: zone, dateStyle: "medium", timeStyle: "short" })}</li>
+              <li key={t}>
+                {new Date(t).toLocaleString(undefined, {
+                  timeZone: zone,
+                  dateStyle: "medium",
+                  timeStyle: "short",
+                })}
+              </li>
             ))}
           </ul>
         </div>

@@ -58,7 +58,8 @@ export async function pasteFromClipboard(): Promise<void> {
   } catch {
     text = memoryClipboard;
   }
-  if (!pasteText(text) && !pasteText(memoryClipboard)) useEditor.getState().notify("info", "The clipboard holds no Switchyard nodes to paste.");
+  if (!pasteText(text) && !pasteText(memoryClipboard))
+    useEditor.getState().notify("info", "The clipboard holds no Switchyard nodes to paste.");
 }
 
 export function duplicateSelection(): void {
@@ -76,7 +77,11 @@ export function duplicateSelection(): void {
 
 export function selectAll(): void {
   const { doc, select } = useEditor.getState();
-  select({ nodes: new Set(doc.nodes.map((n) => n.id)), notes: new Set(doc.notes.map((n) => n.id)), edges: new Set(doc.edges.map(edgeKey)) });
+  select({
+    nodes: new Set(doc.nodes.map((n) => n.id)),
+    notes: new Set(doc.notes.map((n) => n.id)),
+    edges: new Set(doc.edges.map(edgeKey)),
+  });
 }
 
 /** Lays the nodes out; the caller fits the view afterwards so the result is in sight. */
@@ -85,7 +90,10 @@ export async function autoLayout(): Promise<void> {
   if (!s.doc.nodes.length) return;
   try {
     const positions = await layoutPositions(s.doc, s.catalogue, s.measured);
-    s.edit((doc) => ({ ...doc, nodes: doc.nodes.map((n) => ({ ...n, position: positions.get(n.id) ?? n.position })) }));
+    s.edit((doc) => ({
+      ...doc,
+      nodes: doc.nodes.map((n) => ({ ...n, position: positions.get(n.id) ?? n.position })),
+    }));
   } catch (err) {
     s.notify("error", `Auto-layout failed: ${(err as Error).message}`);
   }
@@ -97,6 +105,17 @@ export function addNote(at: { x: number; y: number }): void {
   let i = 1;
   while (taken.has(`note${i}`)) i++;
   const id = `note${i}`;
-  s.edit((doc) => ({ ...doc, notes: [...doc.notes, { id, text: "", position: { x: Math.round(at.x), y: Math.round(at.y) }, size: { width: 240, height: 140 } }] }));
+  s.edit((doc) => ({
+    ...doc,
+    notes: [
+      ...doc.notes,
+      {
+        id,
+        text: "",
+        position: { x: Math.round(at.x), y: Math.round(at.y) },
+        size: { width: 240, height: 140 },
+      },
+    ],
+  }));
   s.select({ nodes: new Set(), notes: new Set([id]), edges: new Set() });
 }

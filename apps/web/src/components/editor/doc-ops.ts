@@ -29,8 +29,14 @@ export function toDoc(definition: unknown): FlowDoc {
     from: { node: e.from.node, port: e.from.port ?? "main" },
     to: { node: e.to.node, port: e.to.port ?? "main" },
   }));
-  const doc: FlowDoc = { nodes, edges, notes: Array.isArray(d.notes) ? d.notes : [], settings: { ...DEFAULT_SETTINGS, ...d.settings } };
-  if (d.pinData && typeof d.pinData === "object" && Object.keys(d.pinData).length > 0) doc.pinData = d.pinData;
+  const doc: FlowDoc = {
+    nodes,
+    edges,
+    notes: Array.isArray(d.notes) ? d.notes : [],
+    settings: { ...DEFAULT_SETTINGS, ...d.settings },
+  };
+  if (d.pinData && typeof d.pinData === "object" && Object.keys(d.pinData).length > 0)
+    doc.pinData = d.pinData;
   return doc;
 }
 
@@ -75,12 +81,16 @@ export function explainConnection(doc: FlowDoc, catalogue: Catalogue, c: Connect
   const to = doc.nodes.find((n) => n.id === c.target);
   if (!from || !to) return "Connect two nodes of this flow.";
   const toEntry = catalogue.get(to.type);
-  if (toEntry?.kind === "trigger") return `“${to.name || to.id}” is a trigger: it starts the flow, nothing connects into it.`;
+  if (toEntry?.kind === "trigger")
+    return `“${to.name || to.id}” is a trigger: it starts the flow, nothing connects into it.`;
   const port = c.sourceHandle ?? "main";
   const input = c.targetHandle ?? inputsOf(toEntry)[0] ?? "main";
-  if (!outputsOf(from, catalogue.get(from.type)).includes(port)) return `“${from.name || from.id}” has no output “${port}”.`;
+  if (!outputsOf(from, catalogue.get(from.type)).includes(port))
+    return `“${from.name || from.id}” has no output “${port}”.`;
   if (!inputsOf(toEntry).includes(input)) return `“${to.name || to.id}” has no input “${input}”.`;
-  const dup = doc.edges.some((e) => e.from.node === c.source && e.from.port === port && e.to.node === c.target && e.to.port === input);
+  const dup = doc.edges.some(
+    (e) => e.from.node === c.source && e.from.port === port && e.to.node === c.target && e.to.port === input,
+  );
   if (dup) return "These two ports are already connected.";
   return null;
 }
@@ -116,12 +126,23 @@ export function addNode(
   const prev = after ? doc.nodes.find((n) => n.id === after) : undefined;
   if (prev && entry.kind !== "trigger") {
     const port = outputsOf(prev, catalogue.get(prev.type))[0] ?? "main";
-    next = { ...next, edges: [...next.edges, { from: { node: prev.id, port }, to: { node: id, port: entry.inputs[0] ?? "main" } }] };
+    next = {
+      ...next,
+      edges: [
+        ...next.edges,
+        { from: { node: prev.id, port }, to: { node: id, port: entry.inputs[0] ?? "main" } },
+      ],
+    };
   }
   return { doc: next, id };
 }
 
-export function removeElements(doc: FlowDoc, nodeIds: ReadonlySet<string>, edgeKeys: ReadonlySet<string>, noteIds: ReadonlySet<string>): FlowDoc {
+export function removeElements(
+  doc: FlowDoc,
+  nodeIds: ReadonlySet<string>,
+  edgeKeys: ReadonlySet<string>,
+  noteIds: ReadonlySet<string>,
+): FlowDoc {
   // A deleted node's pin goes with it (a new node reusing the id must not inherit it).
   const pins = doc.pinData ? Object.entries(doc.pinData).filter(([id]) => !nodeIds.has(id)) : [];
   const { pinData: _old, ...rest } = doc;
@@ -129,7 +150,9 @@ export function removeElements(doc: FlowDoc, nodeIds: ReadonlySet<string>, edgeK
     ...rest,
     ...(pins.length ? { pinData: Object.fromEntries(pins) } : {}),
     nodes: doc.nodes.filter((n) => !nodeIds.has(n.id)),
-    edges: doc.edges.filter((e) => !edgeKeys.has(edgeKey(e)) && !nodeIds.has(e.from.node) && !nodeIds.has(e.to.node)),
+    edges: doc.edges.filter(
+      (e) => !edgeKeys.has(edgeKey(e)) && !nodeIds.has(e.from.node) && !nodeIds.has(e.to.node),
+    ),
     notes: doc.notes.filter((n) => !noteIds.has(n.id)),
   };
 }
@@ -143,7 +166,11 @@ export interface Fragment {
   notes: EditorNote[];
 }
 
-export function fragmentOf(doc: FlowDoc, nodeIds: ReadonlySet<string>, noteIds: ReadonlySet<string>): Fragment {
+export function fragmentOf(
+  doc: FlowDoc,
+  nodeIds: ReadonlySet<string>,
+  noteIds: ReadonlySet<string>,
+): Fragment {
   return {
     switchyard: "fragment",
     version: 1,
@@ -156,26 +183,44 @@ export function fragmentOf(doc: FlowDoc, nodeIds: ReadonlySet<string>, noteIds: 
 export function parseFragment(text: string): Fragment | null {
   try {
     const value = JSON.parse(text) as Partial<Fragment>;
-    if (value?.switchyard !== "fragment" || !Array.isArray(value.nodes) || !Array.isArray(value.edges)) return null;
-    return { switchyard: "fragment", version: 1, nodes: value.nodes, edges: value.edges, notes: value.notes ?? [] };
+    if (value?.switchyard !== "fragment" || !Array.isArray(value.nodes) || !Array.isArray(value.edges))
+      return null;
+    return {
+      switchyard: "fragment",
+      version: 1,
+      nodes: value.nodes,
+      edges: value.edges,
+      notes: value.notes ?? [],
+    };
   } catch {
     return null;
   }
 }
 
 /** Inserts a fragment with fresh ids, shifted by `offset`; edges follow the renamed nodes. */
-export function pasteFragment(doc: FlowDoc, fragment: Fragment, offset: XY): { doc: FlowDoc; nodeIds: string[]; noteIds: string[] } {
+export function pasteFragment(
+  doc: FlowDoc,
+  fragment: Fragment,
+  offset: XY,
+): { doc: FlowDoc; nodeIds: string[]; noteIds: string[] } {
   const taken = takenIds(doc);
   const rename = new Map<string, string>();
   const nodes = fragment.nodes.map((n) => {
     const id = freshId(taken.has(n.id) ? n.type : n.id, taken);
     taken.add(id);
     rename.set(n.id, id);
-    return { ...structuredClone(n), id, position: { x: n.position.x + offset.x, y: n.position.y + offset.y } };
+    return {
+      ...structuredClone(n),
+      id,
+      position: { x: n.position.x + offset.x, y: n.position.y + offset.y },
+    };
   });
   const edges = fragment.edges
     .filter((e) => rename.has(e.from.node) && rename.has(e.to.node))
-    .map((e) => ({ from: { node: rename.get(e.from.node)!, port: e.from.port }, to: { node: rename.get(e.to.node)!, port: e.to.port } }));
+    .map((e) => ({
+      from: { node: rename.get(e.from.node)!, port: e.from.port },
+      to: { node: rename.get(e.to.node)!, port: e.to.port },
+    }));
   const noteTaken = new Set(doc.notes.map((n) => n.id));
   const notes = fragment.notes.map((n) => {
     const id = freshId("note", noteTaken);
@@ -183,7 +228,12 @@ export function pasteFragment(doc: FlowDoc, fragment: Fragment, offset: XY): { d
     return { ...n, id, position: { x: n.position.x + offset.x, y: n.position.y + offset.y } };
   });
   return {
-    doc: { ...doc, nodes: [...doc.nodes, ...nodes], edges: [...doc.edges, ...edges], notes: [...doc.notes, ...notes] },
+    doc: {
+      ...doc,
+      nodes: [...doc.nodes, ...nodes],
+      edges: [...doc.edges, ...edges],
+      notes: [...doc.notes, ...notes],
+    },
     nodeIds: nodes.map((n) => n.id),
     noteIds: notes.map((n) => n.id),
   };
@@ -195,10 +245,13 @@ export function updateNode(doc: FlowDoc, id: string, patch: (n: EditorNode) => E
 
 /** Renames a node id and every edge that touches it; refuses ids that are taken or malformed. */
 export function renameNodeId(doc: FlowDoc, from: string, to: string): FlowDoc | string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(to)) return "Use letters, digits and _ (not starting with a digit), so expressions can say nodes.<id>.";
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(to))
+    return "Use letters, digits and _ (not starting with a digit), so expressions can say nodes.<id>.";
   if (to !== from && doc.nodes.some((n) => n.id === to)) return `Another node already has the id “${to}”.`;
   const end = (e: { node: string; port: string }) => (e.node === from ? { ...e, node: to } : e);
-  const pins = doc.pinData ? Object.fromEntries(Object.entries(doc.pinData).map(([id, items]) => [id === from ? to : id, items])) : undefined;
+  const pins = doc.pinData
+    ? Object.fromEntries(Object.entries(doc.pinData).map(([id, items]) => [id === from ? to : id, items]))
+    : undefined;
   return {
     ...doc,
     ...(pins ? { pinData: pins } : {}),

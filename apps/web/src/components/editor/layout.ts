@@ -38,8 +38,14 @@ export async function layoutPositions(
         height: size.height,
         layoutOptions: { "elk.portConstraints": "FIXED_ORDER" },
         ports: [
-          ...inputsOf(entry).map((p) => ({ id: `${n.id}\u0000in\u0000${p}`, layoutOptions: { "elk.port.side": "WEST" } })),
-          ...outputsOf(n, entry).map((p) => ({ id: `${n.id}\u0000out\u0000${p}`, layoutOptions: { "elk.port.side": "EAST" } })),
+          ...inputsOf(entry).map((p) => ({
+            id: `${n.id}\u0000in\u0000${p}`,
+            layoutOptions: { "elk.port.side": "WEST" },
+          })),
+          ...outputsOf(n, entry).map((p) => ({
+            id: `${n.id}\u0000out\u0000${p}`,
+            layoutOptions: { "elk.port.side": "EAST" },
+          })),
         ],
       };
     }),
@@ -59,6 +65,7 @@ export async function layoutPositions(
   }
   const result = await elk.layout(graph);
   const out = new Map<string, XY>();
-  for (const child of result.children ?? []) out.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
+  for (const child of result.children ?? [])
+    out.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   return out;
 }

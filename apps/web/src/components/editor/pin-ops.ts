@@ -23,7 +23,11 @@ export function unpin(doc: FlowDoc, nodeId: string): FlowDoc {
 }
 
 const isItem = (v: unknown): v is PinnedItem =>
-  typeof v === "object" && v !== null && typeof (v as PinnedItem).json === "object" && (v as PinnedItem).json !== null && !Array.isArray((v as PinnedItem).json);
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as PinnedItem).json === "object" &&
+  (v as PinnedItem).json !== null &&
+  !Array.isArray((v as PinnedItem).json);
 
 /**
  * The items a stored step output (`{ port: items }`) holds on `port`, or null when they cannot be pinned

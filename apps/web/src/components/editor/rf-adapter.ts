@@ -25,15 +25,28 @@ const nodeCache = new Map<string, Cached<EditorNode, FlowRfNode>>();
 const noteCache = new Map<string, Cached<EditorNote, NoteRfNode>>();
 const edgeCache = new Map<string, Cached<EditorEdge, RfEdge>>();
 
-function cached<S, R>(cache: Map<string, Cached<S, R>>, key: string, source: S, selected: boolean, measured: Cached<S, R>["measured"], make: () => R): R {
+function cached<S, R>(
+  cache: Map<string, Cached<S, R>>,
+  key: string,
+  source: S,
+  selected: boolean,
+  measured: Cached<S, R>["measured"],
+  make: () => R,
+): R {
   const hit = cache.get(key);
-  if (hit && hit.source === source && hit.selected === selected && hit.measured === measured) return hit.value;
+  if (hit && hit.source === source && hit.selected === selected && hit.measured === measured)
+    return hit.value;
   const value = make();
   cache.set(key, { source, selected, measured, value });
   return value;
 }
 
-export function toRfNodes(nodes: EditorNode[], notes: EditorNote[], sel: Selection, measured: Measured): RfNode[] {
+export function toRfNodes(
+  nodes: EditorNode[],
+  notes: EditorNote[],
+  sel: Selection,
+  measured: Measured,
+): RfNode[] {
   const out: RfNode[] = [];
   // Notes first, so they sit underneath the nodes.
   for (const note of notes) {

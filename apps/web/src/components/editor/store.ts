@@ -6,7 +6,14 @@
 import type { EdgeChange, NodeChange } from "@xyflow/react";
 import { create } from "zustand";
 import { type Catalogue, removeElements, toDefinition, toDoc } from "./doc-ops";
-import { type CatalogueEntry, edgeKey, type FlowDoc, NOTE_PREFIX, type NodeRunStatus, type Problem } from "./types";
+import {
+  type CatalogueEntry,
+  edgeKey,
+  type FlowDoc,
+  NOTE_PREFIX,
+  type NodeRunStatus,
+  type Problem,
+} from "./types";
 
 const HISTORY_LIMIT = 300;
 
@@ -147,7 +154,11 @@ export const useEditor = create<EditorState>()((set, get) => ({
     const next = fn(doc);
     if (next === doc) return;
     const now = Date.now();
-    const merge = coalesce !== undefined && lastEdit.key === coalesce && now - lastEdit.at < COALESCE_MS && past.length > 0;
+    const merge =
+      coalesce !== undefined &&
+      lastEdit.key === coalesce &&
+      now - lastEdit.at < COALESCE_MS &&
+      past.length > 0;
     lastEdit = { key: coalesce, at: now };
     set({ doc: next, past: merge ? past : [...past, doc].slice(-HISTORY_LIMIT), future: [] });
   },
@@ -166,14 +177,24 @@ export const useEditor = create<EditorState>()((set, get) => ({
     const { doc, past, future } = get();
     const prev = past[past.length - 1];
     if (!prev) return;
-    set({ doc: prev, past: past.slice(0, -1), future: [doc, ...future], selection: pruneSelection(get().selection, prev) });
+    set({
+      doc: prev,
+      past: past.slice(0, -1),
+      future: [doc, ...future],
+      selection: pruneSelection(get().selection, prev),
+    });
   },
   redo() {
     breakCoalescing();
     const { doc, past, future } = get();
     const next = future[0];
     if (!next) return;
-    set({ doc: next, past: [...past, doc], future: future.slice(1), selection: pruneSelection(get().selection, next) });
+    set({
+      doc: next,
+      past: [...past, doc],
+      future: future.slice(1),
+      selection: pruneSelection(get().selection, next),
+    });
   },
   select(sel) {
     set({ selection: { ...get().selection, ...sel } });

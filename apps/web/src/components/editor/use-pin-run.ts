@@ -49,7 +49,11 @@ export function usePinRun(flowId: string, ready: boolean) {
       st.notify("info", `Pinned data from run ${runId}: ${Object.keys(pins).length} node(s)${note}.`);
       params.delete("pinRun");
       const query = params.toString();
-      window.history.replaceState(window.history.state, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+      window.history.replaceState(
+        window.history.state,
+        "",
+        `${window.location.pathname}${query ? `?${query}` : ""}`,
+      );
     })().catch((err: unknown) => {
       useEditor.getState().notify("error", `Could not pin data from run ${runId}: ${(err as Error).message}`);
     });

@@ -26,7 +26,14 @@ interface TracedRun {
   createdAt: string | Date;
   startedAt: string | Date | null;
   endedAt: string | Date | null;
-  steps: { id: string; nodeId: string; status: string; truncated: boolean; errorCode: string | null; errorMessage: string | null }[];
+  steps: {
+    id: string;
+    nodeId: string;
+    status: string;
+    truncated: boolean;
+    errorCode: string | null;
+    errorMessage: string | null;
+  }[];
 }
 
 const iso = (d: string | Date | null) => (d === null ? null : typeof d === "string" ? d : d.toISOString());
@@ -35,13 +42,20 @@ const iso = (d: string | Date | null) => (d === null ? null : typeof d === "stri
 export function toLiveRun(run: TracedRun): LiveRun {
   const steps: Record<string, LiveStep> = {};
   for (const st of run.steps) steps[st.nodeId] = { rowId: st.id, status: st.status, truncated: st.truncated };
-  return { id: run.id, status: run.status, at: iso(run.endedAt) ?? iso(run.startedAt) ?? iso(run.createdAt) ?? "", steps };
+  return {
+    id: run.id,
+    status: run.status,
+    at: iso(run.endedAt) ?? iso(run.startedAt) ?? iso(run.createdAt) ?? "",
+    steps,
+  };
 }
 
 function announce(run: TracedRun) {
   const failed = run.steps.find((st) => st.status === "failed");
   const why = failed ? `: ${failed.nodeId}: ${failed.errorMessage ?? failed.errorCode ?? "failed"}` : ".";
-  useEditor.getState().notify(run.status === "succeeded" ? "info" : "error", `Run ${run.status.replace("_", " ")}${why}`);
+  useEditor
+    .getState()
+    .notify(run.status === "succeeded" ? "info" : "error", `Run ${run.status.replace("_", " ")}${why}`);
 }
 
 /**
@@ -60,15 +74,25 @@ export function useRunFollower(flowId: string) {
     let settled: string | null = null;
     const tick = async () => {
       try {
-        const page = await queryClient.fetchQuery({ ...trpc.run.list.queryOptions({ flowId, limit: 1 }), staleTime: 0 });
+        const page = await queryClient.fetchQuery({
+          ...trpc.run.list.queryOptions({ flowId, limit: 1 }),
+          staleTime: 0,
+        });
         const newest = page.runs[0];
         if (newest && newest.id !== settled) {
-          const run = (await queryClient.fetchQuery({ ...trpc.run.get.queryOptions({ id: newest.id }), staleTime: 0 })) as unknown as TracedRun;
+          const run = (await queryClient.fetchQuery({
+            ...trpc.run.get.queryOptions({ id: newest.id }),
+            staleTime: 0,
+          })) as unknown as TracedRun;
           if (stopped) return;
           const s = useEditor.getState();
           const live = toLiveRun(run);
           s.setLiveRun(live);
-          s.setNodeStatus(Object.fromEntries(Object.entries(live.steps).map(([node, st]) => [node, STEP_STATUS[st.status] ?? "running"])));
+          s.setNodeStatus(
+            Object.fromEntries(
+              Object.entries(live.steps).map(([node, st]) => [node, STEP_STATUS[st.status] ?? "running"]),
+            ),
+          );
           if (FINISHED_RUN.has(run.status)) {
             settled = run.id;
             if (s.announceRunId === run.id) {

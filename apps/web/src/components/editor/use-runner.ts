@@ -10,7 +10,9 @@ export function samplePayloadOf(): Record<string, unknown> {
   const s = useEditor.getState();
   const trigger = s.doc.nodes.find((n) => s.catalogue.get(n.type)?.kind === "trigger");
   const sample = trigger?.config.samplePayload;
-  return sample && typeof sample === "object" && !Array.isArray(sample) ? (sample as Record<string, unknown>) : {};
+  return sample && typeof sample === "object" && !Array.isArray(sample)
+    ? (sample as Record<string, unknown>)
+    : {};
 }
 
 /**

@@ -2,7 +2,14 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { useEffect } from "react";
-import { addNote, autoLayout, duplicateSelection, pasteText, selectAll, selectionFragmentJson } from "./actions";
+import {
+  addNote,
+  autoLayout,
+  duplicateSelection,
+  pasteText,
+  selectAll,
+  selectionFragmentJson,
+} from "./actions";
 import { useEditor } from "./store";
 
 /** The list the help dialog shows; keep it in step with the handler below. */
@@ -69,7 +76,11 @@ export function useShortcuts(opts: { save(): void; showHelp(): void }) {
         void autoLayout().then(() => fitView({ duration: 200, padding: 0.2, maxZoom: 1 }));
       } else if (!mod && !e.altKey && key === "n") {
         const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
-        addNote(pane ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 }) : { x: 0, y: 0 });
+        addNote(
+          pane
+            ? screenToFlowPosition({ x: pane.x + pane.width / 2 - 120, y: pane.y + pane.height / 2 - 70 })
+            : { x: 0, y: 0 },
+        );
       } else if (!mod && !e.altKey && key === "f") {
         void fitView({ duration: 300, padding: 0.2, maxZoom: 1 });
       } else if (e.key === "Escape") {

@@ -78,8 +78,8 @@ export function NetworkForm() {
       {save.isSuccess ? (
         <div role="status">
           <Notice tone="success">
-            Saved {save.data.allowHosts.length} host{save.data.allowHosts.length === 1 ? "" : "s"}. It applies to the
-            next outbound request.
+            Saved {save.data.allowHosts.length} host{save.data.allowHosts.length === 1 ? "" : "s"}. It applies
+            to the next outbound request.
           </Notice>
         </div>
       ) : null}

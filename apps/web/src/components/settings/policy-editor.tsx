@@ -70,9 +70,9 @@ export function PolicyEditor() {
       <Section title="Channel ceilings">
         <p className="text-sm text-slate-500 dark:text-slate-400">
           The most an agent may do when a run was started from each channel. Tools that need more are denied
-          and left out of the prompt. Levels: none &lt; read_only &lt; write &lt; execute &lt; dangerous. Tools that
-          reach the network (http_get) also need a channel ceiling of write or above, so a webhook or e-mail
-          can never make an agent send data to an arbitrary host under the read_only default.
+          and left out of the prompt. Levels: none &lt; read_only &lt; write &lt; execute &lt; dangerous.
+          Tools that reach the network (http_get) also need a channel ceiling of write or above, so a webhook
+          or e-mail can never make an agent send data to an arbitrary host under the read_only default.
         </p>
         {policy.data && !policy.data.stored ? (
           <Notice>No ceilings are stored yet; these are the safe defaults the runtime applies.</Notice>

@@ -12,13 +12,35 @@ afterEach(async () => {
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
 /** An instant as weekday and wall time in Berlin, e.g. "Mon 09:00". */
 const berlin = (iso: string) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Berlin",
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  })
     .format(new Date(iso))
     .replace(",", "");
 const badUrlFlow = {
   nodes: [
-    { id: "t", type: "trigger.manual", typeVersion: 1, name: "Start", config: {}, position: { x: 0, y: 0 }, onError: "stop" },
-    { id: "r", type: "http.request", typeVersion: 1, name: "Call", config: { url: "not a url" }, position: { x: 300, y: 0 }, onError: "stop" },
+    {
+      id: "t",
+      type: "trigger.manual",
+      typeVersion: 1,
+      name: "Start",
+      config: {},
+      position: { x: 0, y: 0 },
+      onError: "stop",
+    },
+    {
+      id: "r",
+      type: "http.request",
+      typeVersion: 1,
+      name: "Call",
+      config: { url: "not a url" },
+      position: { x: 300, y: 0 },
+      onError: "stop",
+    },
   ],
   edges: [{ from: { node: "t", port: "main" }, to: { node: "r", port: "main" } }],
   settings,
@@ -29,7 +51,9 @@ describe("catalogue router", () => {
     const list = await t.caller.catalogue.list();
     const http = list.find((e) => e.type === "http.request");
     expect(http).toMatchObject({ kind: "action", inputs: ["main"], ports: ["main"] });
-    expect((http?.configSchema as { properties?: Record<string, unknown> } | undefined)?.properties).toHaveProperty("url");
+    expect(
+      (http?.configSchema as { properties?: Record<string, unknown> } | undefined)?.properties,
+    ).toHaveProperty("url");
     expect(list.find((e) => e.type === "trigger.webhook")).toMatchObject({ kind: "trigger", inputs: [] });
   });
 
@@ -52,7 +76,10 @@ describe("catalogue router", () => {
   });
 
   it("previews a trigger without its own time zone in the flow's, as the scheduler runs it", async () => {
-    const d = await t.caller.catalogue.describeCron({ expression: "0 9 * * *", flowTimezone: "Europe/Berlin" });
+    const d = await t.caller.catalogue.describeCron({
+      expression: "0 9 * * *",
+      flowTimezone: "Europe/Berlin",
+    });
     expect(d.description).toBe("At 09:00 (Europe/Berlin)");
     for (const at of d.next) expect(berlin(at)).toMatch(/ 09:00$/);
     const own = await t.caller.catalogue.describeCron({
@@ -68,7 +95,9 @@ describe("catalogue router", () => {
 describe("flow validation", () => {
   it("saves a draft with problems, returns them, and refuses to activate it with the list", async () => {
     const { id, problems } = await t.caller.flow.create({ name: "Broken", definition: badUrlFlow });
-    expect(problems).toEqual([expect.objectContaining({ code: "config_invalid", nodeId: "r", field: "url" })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ code: "config_invalid", nodeId: "r", field: "url" }),
+    ]);
     expect((await t.caller.flow.validate({ definition: badUrlFlow })).problems).toEqual(problems);
     await expect(t.caller.flow.setActive({ id, active: true })).rejects.toMatchObject({
       code: "BAD_REQUEST",

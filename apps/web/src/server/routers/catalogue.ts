@@ -13,7 +13,9 @@ type NodesPackage = typeof import("@switchyard/nodes");
 let nodes: Promise<NodesPackage> | undefined;
 function loadNodes(): Promise<NodesPackage> {
   const shared = getSharedPackage<NodesPackage>("nodes");
-  nodes ??= shared ? Promise.resolve(shared) : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
+  nodes ??= shared
+    ? Promise.resolve(shared)
+    : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
   return nodes;
 }
 

@@ -11,6 +11,8 @@ let runtime: Promise<RuntimePackage> | undefined;
 export function loadRuntime(): Promise<RuntimePackage> {
   // The host process (precompiled or not) shares the instance it runs; tests load the package themselves.
   const shared = getSharedPackage<RuntimePackage>("runtime");
-  runtime ??= shared ? Promise.resolve(shared) : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/runtime");
+  runtime ??= shared
+    ? Promise.resolve(shared)
+    : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/runtime");
   return runtime;
 }

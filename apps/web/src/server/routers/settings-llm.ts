@@ -58,7 +58,10 @@ export async function llmApiKey(
 }
 
 /** Throws unless the credential's allowed hosts include the provider's host (checked before each call). */
-async function keyHostCheck(host: Host, credentialId: string | undefined): Promise<((url: URL) => void) | undefined> {
+async function keyHostCheck(
+  host: Host,
+  credentialId: string | undefined,
+): Promise<((url: URL) => void) | undefined> {
   if (!credentialId) return undefined;
   const { data } = await host.services.vault.reader.get(credentialId);
   const { assertCredentialHost } = await loadRuntime();

@@ -27,7 +27,11 @@ async function failure(p: Promise<unknown>) {
 }
 
 const providerKey = (allowedHosts = "127.0.0.1") =>
-  t.caller.credential.create({ name: "Provider", type: "llmProvider", data: { apiKey: API_KEY, allowedHosts } });
+  t.caller.credential.create({
+    name: "Provider",
+    type: "llmProvider",
+    data: { apiKey: API_KEY, allowedHosts },
+  });
 
 /** Runs an agent through the host's live runner and returns the policy its trace recorded. */
 async function runnerPolicy(agentRef: string, channel: RunChannel) {
@@ -142,7 +146,9 @@ describe("settings › models", () => {
   it("refuses to save a provider whose base URL is outside its key's allowed hosts, naming them", async () => {
     const { id } = await providerKey("api.openai.com");
     expect(
-      await failure(t.caller.settings.llm.set({ baseUrl: "http://127.0.0.1:9/v1", credentialId: id, models: {} })),
+      await failure(
+        t.caller.settings.llm.set({ baseUrl: "http://127.0.0.1:9/v1", credentialId: id, models: {} }),
+      ),
     ).toMatchObject({
       code: "BAD_REQUEST",
       message: `credential "${id}" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com`,
@@ -345,7 +351,7 @@ describe("settings › network", () => {
     const r = await t.caller.settings.network.set({
       allowHosts: ["127.0.0.1", " Ollama.Internal ", "ollama.internal", "::1"],
     });
-    expect(r).toEqual({ allowHosts: ["127.0.0.1", "ollama.internal", "::1"], });
+    expect(r).toEqual({ allowHosts: ["127.0.0.1", "ollama.internal", "::1"] });
     expect(await t.host.settings.get("http.allowHosts")).toEqual(["127.0.0.1", "ollama.internal", "::1"]);
   });
 

@@ -11,7 +11,10 @@ afterEach(async () => {
 
 describe("system router", () => {
   it("reports a healthy database and the seeded example flow on first start", async () => {
-    expect(await t.caller.system.info()).toMatchObject({ db: "ok", smtp: { domain: "localhost", port: 2525 } });
+    expect(await t.caller.system.info()).toMatchObject({
+      db: "ok",
+      smtp: { domain: "localhost", port: 2525 },
+    });
     expect((await t.caller.flow.list()).map((f) => f.name)).toEqual(["Hello webhook (example)"]);
     expect((await t.caller.run.list()).runs).toEqual([]);
   });

@@ -39,7 +39,12 @@ async function assertValid(host: Host, definition: FlowDefinition, prefix: strin
   // A webhook credential of the wrong type would let anyone in: refused at save, named like the others.
   for (const p of await host.control.credentialProblems(definition)) {
     const index = definition.nodes.findIndex((n) => n.id === p.nodeId);
-    problems.push({ path: `${prefix}.nodes.${index}.config.${p.field}`, message: p.message, code: p.code, nodeId: p.nodeId! });
+    problems.push({
+      path: `${prefix}.nodes.${index}.config.${p.field}`,
+      message: p.message,
+      code: p.code,
+      nodeId: p.nodeId!,
+    });
   }
   if (problems.length) {
     throw new ApiError(

@@ -79,9 +79,15 @@ export async function deliver(
   const refused = targets.filter((t) => authors.some((a) => !senderAllowed(t.binding.allowFrom, a)));
   if (refused.length > 0) {
     const author = authors.find((a) => refused.some((t) => !senderAllowed(t.binding.allowFrom, a)));
-    deps.log.info({ flows: refused.map((t) => t.binding.flowId), author }, "refused an e-mail whose From header is not allowed");
+    deps.log.info(
+      { flows: refused.map((t) => t.binding.flowId), author },
+      "refused an e-mail whose From header is not allowed",
+    );
     if (refused.length === targets.length) {
-      throw smtpReply(550, `5.7.1 Sender <${author}> (From header) is not allowed to send to <${refused[0]!.recipient}>`);
+      throw smtpReply(
+        550,
+        `5.7.1 Sender <${author}> (From header) is not allowed to send to <${refused[0]!.recipient}>`,
+      );
     }
   }
   const accepted = targets.filter((t) => !refused.includes(t));

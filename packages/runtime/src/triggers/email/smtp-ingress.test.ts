@@ -200,12 +200,22 @@ describe("SMTP ingress: refusals", () => {
     h = await startIngress();
     h.ingress.bind(binding("orders", { allowFrom: ["@example.com"] }));
     h.ingress.bind(binding("open"));
-    const forged = { envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`] }, from: "CEO <ceo@evil.example>", to: `orders@${DOMAIN}`, text: "wire the money" };
+    const forged = {
+      envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`] },
+      from: "CEO <ceo@evil.example>",
+      to: `orders@${DOMAIN}`,
+      text: "wire the money",
+    };
     const err = await sendError(h.send(forged));
     expect(err.responseCode).toBe(550);
-    expect(err.response).toBe(`550 5.7.1 Sender <ceo@evil.example> (From header) is not allowed to send to <orders@${DOMAIN}>`);
+    expect(err.response).toBe(
+      `550 5.7.1 Sender <ceo@evil.example> (From header) is not allowed to send to <orders@${DOMAIN}>`,
+    );
     // Sent to a flow that allows anyone as well, it reaches only that one.
-    await h.send({ ...forged, envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`, `open@${DOMAIN}`] } });
+    await h.send({
+      ...forged,
+      envelope: { from: "ada@example.com", to: [`orders@${DOMAIN}`, `open@${DOMAIN}`] },
+    });
     expect(h.admitted.map((a) => a.binding.flowId)).toEqual(["flow-open"]);
     // Both listed: admitted.
     await h.send({ ...forged, from: "Ada <ada@example.com>" });

@@ -59,18 +59,28 @@ export function checkAuthBeforeBody(auth: ResolvedWebhookAuth, headers: Incoming
  * custom hex, over `<ts>.<body>` when a timestamp header is named). Signed timestamps must be within
  * `toleranceSec` of now.
  */
-export function checkSignature(auth: ResolvedWebhookAuth, headers: IncomingHttpHeaders, raw: Buffer, nowMs: number): boolean {
+export function checkSignature(
+  auth: ResolvedWebhookAuth,
+  headers: IncomingHttpHeaders,
+  raw: Buffer,
+  nowMs: number,
+): boolean {
   if (auth.type !== "hmac") return true;
   if (auth.secret === "") return false;
   const value = header(headers, auth.header) ?? "";
   const tolerance = auth.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
-  const fresh = (ts: string | undefined): ts is string => !!ts && /^\d{1,12}$/.test(ts) && Math.abs(nowMs / 1000 - Number(ts)) <= tolerance;
+  const fresh = (ts: string | undefined): ts is string =>
+    !!ts && /^\d{1,12}$/.test(ts) && Math.abs(nowMs / 1000 - Number(ts)) <= tolerance;
   const mac = (data: Buffer | string) => createHmac("sha256", auth.secret).update(data).digest("hex");
   if (auth.preset === "stripe") {
     const parts = new Map<string, string[]>();
     for (const kv of value.split(",")) {
       const i = kv.indexOf("=");
-      if (i > 0) parts.set(kv.slice(0, i).trim(), [...(parts.get(kv.slice(0, i).trim()) ?? []), kv.slice(i + 1).trim()]);
+      if (i > 0)
+        parts.set(kv.slice(0, i).trim(), [
+          ...(parts.get(kv.slice(0, i).trim()) ?? []),
+          kv.slice(i + 1).trim(),
+        ]);
     }
     const ts = parts.get("t")?.[0];
     if (!fresh(ts)) return false;

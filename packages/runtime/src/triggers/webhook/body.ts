@@ -20,7 +20,13 @@ export class HttpInputError extends Error {
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(new HttpInputError(413, "payload_too_large", `body of ${declared} bytes exceeds the limit of ${limit} bytes`));
+    return Promise.reject(
+      new HttpInputError(
+        413,
+        "payload_too_large",
+        `body of ${declared} bytes exceeds the limit of ${limit} bytes`,
+      ),
+    );
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -52,7 +58,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onClose = () => {
       stop();
-      reject(new HttpInputError(400, "incomplete_body", "the connection closed before the request body ended"));
+      reject(
+        new HttpInputError(400, "incomplete_body", "the connection closed before the request body ended"),
+      );
     };
     req.on("data", onData);
     req.on("end", onEnd);
@@ -66,7 +74,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * instead. Faster than building a Map and Object.fromEntries on the hot path.
  */
 export function setOwn<T>(out: Record<string, T>, k: string, v: T): void {
-  if (k === "__proto__") Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === "__proto__")
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   else out[k] = v;
 }
 
@@ -86,16 +95,25 @@ export function pairsToRecord(pairs: Iterable<[string, string]>): Record<string,
   return out;
 }
 
-const mediaType = (req: IncomingMessage) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+const mediaType = (req: IncomingMessage) =>
+  (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** Parses by the trigger's declared body type only; the caller's content type must agree. */
-export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | "form" | "text" | "raw"): unknown {
+export function parseBody(
+  req: IncomingMessage,
+  raw: Buffer,
+  bodyType: "json" | "form" | "text" | "raw",
+): unknown {
   if (bodyType === "raw") return raw.length ? raw.toString("base64") : null;
   if (raw.length === 0) return null;
   const type = mediaType(req);
   if (bodyType === "json") {
     if (type !== "application/json" && !type.endsWith("+json")) {
-      throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/json, got ${type || "no content type"}`);
+      throw new HttpInputError(
+        415,
+        "unsupported_media_type",
+        `this webhook accepts application/json, got ${type || "no content type"}`,
+      );
     }
     const text = raw.toString("utf8");
     let value: unknown;
@@ -106,13 +124,21 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
     }
     const at = jsonNestingPastLimit(raw);
     if (at >= 0) {
-      throw new HttpInputError(400, "body_too_deep", `JSON body nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${at}); send it flatter`);
+      throw new HttpInputError(
+        400,
+        "body_too_deep",
+        `JSON body nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${at}); send it flatter`,
+      );
     }
     return value;
   }
   if (bodyType === "form") {
     if (type !== "application/x-www-form-urlencoded") {
-      throw new HttpInputError(415, "unsupported_media_type", `this webhook accepts application/x-www-form-urlencoded, got ${type || "no content type"}`);
+      throw new HttpInputError(
+        415,
+        "unsupported_media_type",
+        `this webhook accepts application/x-www-form-urlencoded, got ${type || "no content type"}`,
+      );
     }
     return pairsToRecord(new URLSearchParams(raw.toString("utf8")));
   }
@@ -122,7 +148,9 @@ export function parseBody(req: IncomingMessage, raw: Buffer, bodyType: "json" | 
 /** "malformed JSON body at line 2, column 5 (position 12): Unexpected token …" — where, then why. */
 export function describeJsonError(text: string, message: string): string {
   const m = /at position (\d+)/.exec(message);
-  const reason = message.replace(/\s*(in JSON )?at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "");
+  const reason = message
+    .replace(/\s*(in JSON )?at position \d+.*$/, "")
+    .replace(/\s*\(line \d+ column \d+\)$/, "");
   if (!m) return `malformed JSON body: ${reason}`;
   const pos = Number(m[1]);
   const before = text.slice(0, pos);

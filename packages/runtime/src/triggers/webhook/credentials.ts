@@ -38,7 +38,8 @@ export async function webhookSecrets(
   for (const f of fields) {
     const value = cred.data[f];
     // An empty expected value would match a request that sends nothing.
-    if (typeof value !== "string" || value === "") throw new WebhookCredentialError(`credential ${auth.credentialId} has an empty ${f}`);
+    if (typeof value !== "string" || value === "")
+      throw new WebhookCredentialError(`credential ${auth.credentialId} has an empty ${f}`);
     out[f] = value;
   }
   return out;
@@ -48,7 +49,10 @@ export async function webhookSecrets(
  * Checks a webhook trigger's credential at save and before activation, as a flow problem naming the node
  * and field. Undefined when it fits or the trigger needs none.
  */
-export async function webhookCredentialProblem(nodes: readonly FlowNode[], secrets: SecretsReader): Promise<Problem | undefined> {
+export async function webhookCredentialProblem(
+  nodes: readonly FlowNode[],
+  secrets: SecretsReader,
+): Promise<Problem | undefined> {
   const node = nodes.find((n) => n.type === "trigger.webhook" && !n.disabled);
   const auth = (node?.config as { auth?: WebhookAuth } | undefined)?.auth;
   if (!node || !auth || auth.type === "none" || typeof auth.credentialId !== "string") return undefined;
@@ -58,6 +62,11 @@ export async function webhookCredentialProblem(nodes: readonly FlowNode[], secre
   } catch (e) {
     if (!(e instanceof WebhookCredentialError)) throw e;
     const field = "auth.credentialId";
-    return { code: "config_invalid", nodeId: node.id, field, message: `node "${node.id}" field "${field}": ${e.message}` };
+    return {
+      code: "config_invalid",
+      nodeId: node.id,
+      field,
+      message: `node "${node.id}" field "${field}": ${e.message}`,
+    };
   }
 }

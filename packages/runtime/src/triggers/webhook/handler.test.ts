@@ -41,7 +41,8 @@ beforeEach(async () => {
       if (key) seenKeys.set(key, runId);
       return { runId, duplicate: false };
     },
-    waitForResponse: async (_runId, timeoutMs) => (respond ? respond : new Promise((r) => setTimeout(() => r(undefined), timeoutMs))),
+    waitForResponse: async (_runId, timeoutMs) =>
+      respond ? respond : new Promise((r) => setTimeout(() => r(undefined), timeoutMs)),
     deliverTestEvent: () => {},
     now: () => Date.now(),
   });
@@ -56,8 +57,11 @@ afterEach(async () => {
 
 const bind = (config: Partial<WebhookConfig>) =>
   production.bind({ flowId: "f1", flowVersion: 3, nodeId: "hook", config: { ...baseConfig, ...config } });
-const post = (path: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
-  fetch(`${url}${path}`, { method: "POST", body, headers });
+const post = (
+  path: string,
+  body: string,
+  headers: Record<string, string> = { "content-type": "application/json" },
+) => fetch(`${url}${path}`, { method: "POST", body, headers });
 
 describe("webhook handler", () => {
   it("admits a JSON call durably and answers 202 with the run id", async () => {
@@ -65,7 +69,13 @@ describe("webhook handler", () => {
     const res = await post("/hooks/orders?x=1", '{"n":1}');
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ runId: "run-1" });
-    expect(admitted[0]?.payload).toMatchObject({ method: "POST", path: "/hooks/orders", body: { n: 1 }, query: { x: "1" }, params: {} });
+    expect(admitted[0]?.payload).toMatchObject({
+      method: "POST",
+      path: "/hooks/orders",
+      body: { n: 1 },
+      query: { x: "1" },
+      params: {},
+    });
   });
 
   it("keeps request data inside the payload's body so it can't set server-side fields", async () => {
@@ -81,7 +91,9 @@ describe("webhook handler", () => {
     bind({});
     const missing = await post("/hooks/nope", "{}");
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: { code: "not_found", message: "no active webhook at /hooks/nope" } });
+    expect(await missing.json()).toEqual({
+      error: { code: "not_found", message: "no active webhook at /hooks/nope" },
+    });
     const get = await fetch(`${url}/hooks/orders`);
     expect(get.status).toBe(405);
     expect(admitted).toHaveLength(0);
@@ -123,7 +135,10 @@ describe("webhook handler", () => {
     // Never ended, in chunks of 40 bytes: the second crosses the limit; the answer must not wait for the end.
     const { status, body } = await postEndlessBody(`${url}/hooks/orders`, { chunkBytes: 40 });
     expect(status).toBe(413);
-    expect(JSON.parse(body).error).toEqual({ code: "payload_too_large", message: "body exceeds the limit of 64 bytes" });
+    expect(JSON.parse(body).error).toEqual({
+      code: "payload_too_large",
+      message: "body exceeds the limit of 64 bytes",
+    });
     expect(admitted).toHaveLength(0);
   });
 
@@ -146,7 +161,10 @@ describe("webhook handler", () => {
     const bad = await post("/hooks/orders", "{}", { "content-type": "application/json", "x-token": "nope" });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: { code: "unauthorized", message: "unauthorized" } });
-    const good = await post("/hooks/orders", "{}", { "content-type": "application/json", "x-token": "s3cret" });
+    const good = await post("/hooks/orders", "{}", {
+      "content-type": "application/json",
+      "x-token": "s3cret",
+    });
     expect(good.status).toBe(202);
     expect((admitted[0]!.payload.headers as Record<string, string>)["x-token"]).toBe("[masked]");
   });
@@ -156,23 +174,46 @@ describe("webhook handler", () => {
     auth = { type: "hmac", preset: "github", header: "X-Hub-Signature-256", secret: "k" };
     const body = '{"action":"opened"}';
     const sig = `sha256=${createHmac("sha256", "k").update(body).digest("hex")}`;
-    expect((await post("/hooks/orders", body, { "content-type": "application/json", "x-hub-signature-256": sig })).status).toBe(202);
-    expect((await post("/hooks/orders", body, { "content-type": "application/json", "x-hub-signature-256": "sha256=00" })).status).toBe(401);
+    expect(
+      (await post("/hooks/orders", body, { "content-type": "application/json", "x-hub-signature-256": sig }))
+        .status,
+    ).toBe(202);
+    expect(
+      (
+        await post("/hooks/orders", body, {
+          "content-type": "application/json",
+          "x-hub-signature-256": "sha256=00",
+        })
+      ).status,
+    ).toBe(401);
     expect(admitted).toHaveLength(1);
   });
 
   it("passes path parameters", async () => {
-    production.bind({ flowId: "f2", flowVersion: 1, nodeId: "hook", config: { ...baseConfig, path: "orders/:id/events" } });
+    production.bind({
+      flowId: "f2",
+      flowVersion: 1,
+      nodeId: "hook",
+      config: { ...baseConfig, path: "orders/:id/events" },
+    });
     await post("/hooks/orders/42/events", "{}");
     expect(admitted[0]?.payload.params).toEqual({ id: "42" });
   });
 
   it("answers a path parameter with broken percent-encoding with 400 naming it, and admits nothing", async () => {
-    production.bind({ flowId: "f2", flowVersion: 1, nodeId: "hook", config: { ...baseConfig, path: "orders/:id/events" } });
+    production.bind({
+      flowId: "f2",
+      flowVersion: 1,
+      nodeId: "hook",
+      config: { ...baseConfig, path: "orders/:id/events" },
+    });
     const res = await post("/hooks/orders/%E0%A4%A/events", "{}");
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
-      error: { code: "malformed_path", message: 'path parameter "id" is not valid percent-encoding: %E0%A4%A' },
+      error: {
+        code: "malformed_path",
+        message: 'path parameter "id" is not valid percent-encoding: %E0%A4%A',
+      },
     });
     expect(admitted).toHaveLength(0);
   });
@@ -227,7 +268,13 @@ describe("webhook handler", () => {
     expect(res.headers.get("content-security-policy")).toBe("sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("x-kept")).toBe("yes");
-    for (const h of ["set-cookie", "strict-transport-security", "clear-site-data", "access-control-allow-credentials"]) expect(res.headers.get(h)).toBeNull();
+    for (const h of [
+      "set-cookie",
+      "strict-transport-security",
+      "clear-site-data",
+      "access-control-allow-credentials",
+    ])
+      expect(res.headers.get(h)).toBeNull();
   });
 
   it("answers 504 with the run id when a sync run does not respond in time", async () => {
@@ -235,7 +282,11 @@ describe("webhook handler", () => {
     const res = await post("/hooks/orders", "{}");
     expect(res.status).toBe(504);
     expect(await res.json()).toEqual({
-      error: { code: "timeout", message: "the flow did not respond within 100 ms; the run goes on", runId: "run-1" },
+      error: {
+        code: "timeout",
+        message: "the flow did not respond within 100 ms; the run goes on",
+        runId: "run-1",
+      },
     });
   });
 });

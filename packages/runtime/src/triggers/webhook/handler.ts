@@ -18,14 +18,22 @@ export interface WebhookDeps {
   test: HookRegistry;
   resolveAuth(binding: HookBinding): Promise<ResolvedWebhookAuth>;
   /** Durable admission; resolves after COMMIT. `duplicateOf` is set when the idempotency key was seen. */
-  admit(binding: HookBinding, payloadJson: string, idempotencyKey?: string): Promise<{ runId: string; duplicate: boolean }>;
+  admit(
+    binding: HookBinding,
+    payloadJson: string,
+    idempotencyKey?: string,
+  ): Promise<{ runId: string; duplicate: boolean }>;
   /** Resolves with the run's response (webhook.respond or last node), or undefined on timeout. */
   waitForResponse(runId: string, timeoutMs: number): Promise<WebhookResponse | undefined>;
   /**
    * Runs a sync flow of pure, quick nodes to its end and records it (see runs/inline-runs.ts); undefined
    * when the flow must go through the queue.
    */
-  runInline?(binding: HookBinding, payload: unknown, payloadJson: string): Promise<{ runId: string; response: WebhookResponse } | undefined>;
+  runInline?(
+    binding: HookBinding,
+    payload: unknown,
+    payloadJson: string,
+  ): Promise<{ runId: string; response: WebhookResponse } | undefined>;
   /** Hands a test event to the editor waiting for it. */
   deliverTestEvent(binding: HookBinding, payload: unknown): void;
   now(): number;
@@ -56,7 +64,11 @@ function maskHeaders(req: IncomingMessage, auth: ResolvedWebhookAuth): Record<st
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
     // Own keys only: a header named like an Object.prototype member is kept as data.
-    setOwn(out, k, maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v);
+    setOwn(
+      out,
+      k,
+      maskedHeaders.has(k) || extra.includes(k) ? "[masked]" : Array.isArray(v) ? v.join(", ") : v,
+    );
   }
   return out;
 }
@@ -70,7 +82,8 @@ const answerDefaults = { "content-security-policy": "sandbox", "x-content-type-o
 /** The flow's headers minus cookies and security headers (refused at save too; dropped here in any case). */
 function flowHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) if (responseHeaderAllowed(k) && typeof v === "string") setOwn(out, k.toLowerCase(), v);
+  for (const [k, v] of Object.entries(headers ?? {}))
+    if (responseHeaderAllowed(k) && typeof v === "string") setOwn(out, k.toLowerCase(), v);
   return out;
 }
 
@@ -91,21 +104,37 @@ export function createWebhookHandler(deps: WebhookDeps) {
       return;
     }
     if (!hit) {
-      sendError(res, 404, "not_found", `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`);
+      sendError(
+        res,
+        404,
+        "not_found",
+        `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`,
+      );
       return;
     }
     const { binding, params } = hit;
     const cfg = binding.config;
     const method = (req.method ?? "GET").toUpperCase();
     if (!(cfg.methods as string[]).includes(method)) {
-      sendError(res, 405, "method_not_allowed", `${method} is not accepted here; use ${cfg.methods.join(", ")}`, undefined);
+      sendError(
+        res,
+        405,
+        "method_not_allowed",
+        `${method} is not accepted here; use ${cfg.methods.join(", ")}`,
+        undefined,
+      );
       return;
     }
     try {
       if (cfg.rateLimitPerMin) {
         const wait = limiter.take(`${binding.flowId}:${binding.nodeId}`, cfg.rateLimitPerMin);
         if (wait > 0) {
-          sendJson(res, 429, { error: { code: "rate_limited", message: `rate limit of ${cfg.rateLimitPerMin}/min exceeded` } }, { "retry-after": String(wait) });
+          sendJson(
+            res,
+            429,
+            { error: { code: "rate_limited", message: `rate limit of ${cfg.rateLimitPerMin}/min exceeded` } },
+            { "retry-after": String(wait) },
+          );
           return;
         }
       }
@@ -135,9 +164,14 @@ export function createWebhookHandler(deps: WebhookDeps) {
         sendJson(res, 200, { received: true, message: "test event delivered to the editor" });
         return;
       }
-      const key = cfg.idempotency ? (req.headers[cfg.idempotency.header.toLowerCase()] as string | undefined) : undefined;
+      const key = cfg.idempotency
+        ? (req.headers[cfg.idempotency.header.toLowerCase()] as string | undefined)
+        : undefined;
       const payloadJson = JSON.stringify(payload);
-      const inline = cfg.responseMode === "sync" && !key ? await deps.runInline?.(binding, payload, payloadJson) : undefined;
+      const inline =
+        cfg.responseMode === "sync" && !key
+          ? await deps.runInline?.(binding, payload, payloadJson)
+          : undefined;
       let runId: string;
       let response: WebhookResponse | undefined;
       if (inline) ({ runId, response } = inline);
@@ -151,14 +185,24 @@ export function createWebhookHandler(deps: WebhookDeps) {
         response = await deps.waitForResponse(runId, cfg.syncTimeoutMs);
         if (!response) {
           sendJson(res, 504, {
-            error: { code: "timeout", message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`, runId },
+            error: {
+              code: "timeout",
+              message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`,
+              runId,
+            },
           });
           return;
         }
       }
       if (!responseStatusAllowed(response.status)) {
         // Refused by webhook.respond's schema too; an interim (1xx) answer would desynchronise the connection.
-        sendJson(res, 500, { error: { code: "invalid_response", message: "the flow answered with a status outside 200–599", runId } });
+        sendJson(res, 500, {
+          error: {
+            code: "invalid_response",
+            message: "the flow answered with a status outside 200–599",
+            runId,
+          },
+        });
         return;
       }
       const isText = typeof response.body === "string";

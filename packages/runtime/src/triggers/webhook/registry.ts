@@ -74,6 +74,10 @@ function decodeSegment(segment: string, name: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new HttpInputError(400, "malformed_path", `path parameter "${name}" is not valid percent-encoding: ${segment}`);
+    throw new HttpInputError(
+      400,
+      "malformed_path",
+      `path parameter "${name}" is not valid percent-encoding: ${segment}`,
+    );
   }
 }

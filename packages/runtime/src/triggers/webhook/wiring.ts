@@ -29,7 +29,11 @@ export function createWebhookAdmission(o: {
       });
       switch (auth.type) {
         case "header":
-          return { type: "header", name: auth.name, secret: fields.secret ?? fields.value ?? fields.token ?? "" };
+          return {
+            type: "header",
+            name: auth.name,
+            secret: fields.secret ?? fields.value ?? fields.token ?? "",
+          };
         case "basic":
           return { type: "basic", user: fields.user ?? "", password: fields.password ?? "" };
         case "hmac":

@@ -7,5 +7,8 @@ export function GET() {
   const host = getCurrentHost();
   if (!host) return Response.json({ status: "error", version: null, db: "unavailable" }, { status: 503 });
   const db = host.dbHealth();
-  return Response.json({ status: db === "ok" ? "ok" : "error", version: host.version, db }, { status: db === "ok" ? 200 : 503 });
+  return Response.json(
+    { status: db === "ok" ? "ok" : "error", version: host.version, db },
+    { status: db === "ok" ? 200 : 503 },
+  );
 }

@@ -45,7 +45,9 @@ export default function ApiKeysPage() {
     <div>
       <PageHeader
         title="API keys"
-        description={"Keys for scripts and other systems. Send one in the header Authorization: Bearer <key> or X-API-Key: <key>."}
+        description={
+          "Keys for scripts and other systems. Send one in the header Authorization: Bearer <key> or X-API-Key: <key>."
+        }
       />
       <div className="max-w-4xl space-y-6 px-8 py-6">
         <form

@@ -3,7 +3,15 @@
 import type { JsonSchema } from "../types";
 import { domId, type FieldProps, useForm } from "./form-context";
 import { SchemaField } from "./SchemaField";
-import { asRecord, discriminatorOf, enumOptions, fieldKind, humanize, variantsOf, withKey } from "./schema-util";
+import {
+  asRecord,
+  discriminatorOf,
+  enumOptions,
+  fieldKind,
+  humanize,
+  variantsOf,
+  withKey,
+} from "./schema-util";
 
 const smallButton =
   "rounded-md border border-slate-300 px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800";
@@ -17,8 +25,14 @@ export function ObjectField({ schema, value, onChange, path, required, bare }: F
     onChange(next && Object.keys(next).length === 0 && !required ? undefined : next);
   };
   return (
-    <fieldset className={bare || !path ? "space-y-3" : "space-y-3 rounded-lg border border-slate-200 p-3 dark:border-slate-700"}>
-      {path && schema.description ? <p className="text-[11px] text-slate-500 dark:text-slate-400">{schema.description}</p> : null}
+    <fieldset
+      className={
+        bare || !path ? "space-y-3" : "space-y-3 rounded-lg border border-slate-200 p-3 dark:border-slate-700"
+      }
+    >
+      {path && schema.description ? (
+        <p className="text-[11px] text-slate-500 dark:text-slate-400">{schema.description}</p>
+      ) : null}
       {Object.entries(schema.properties ?? {}).map(([key, child]) => (
         <SchemaField
           key={key}
@@ -38,7 +52,9 @@ export function ObjectField({ schema, value, onChange, path, required, bare }: F
 export function RecordField({ schema, value, onChange, path, name }: FieldProps) {
   const form = useForm();
   const entries = Object.entries(asRecord(value));
-  const valueSchema = (typeof schema.additionalProperties === "object" ? schema.additionalProperties : {}) as JsonSchema;
+  const valueSchema = (
+    typeof schema.additionalProperties === "object" ? schema.additionalProperties : {}
+  ) as JsonSchema;
   const write = (next: [string, unknown][]) => onChange(next.length ? Object.fromEntries(next) : undefined);
   const freshKey = () => {
     const keys = new Set(entries.map(([k]) => k));
@@ -73,7 +89,12 @@ export function RecordField({ schema, value, onChange, path, name }: FieldProps)
               path={join(path, k)}
             />
           </div>
-          <button type="button" aria-label={`Remove ${k}`} className={smallButton} onClick={() => write(entries.filter(([ek]) => ek !== k))}>
+          <button
+            type="button"
+            aria-label={`Remove ${k}`}
+            className={smallButton}
+            onClick={() => write(entries.filter(([ek]) => ek !== k))}
+          >
             ✕
           </button>
         </div>
@@ -139,7 +160,12 @@ export function ArrayField({ schema, value, onChange, path, name }: FieldProps) 
               path={join(path, i)}
             />
           </div>
-          <button type="button" aria-label={`Remove item ${i + 1}`} className={smallButton} onClick={() => write(items.filter((_, j) => j !== i))}>
+          <button
+            type="button"
+            aria-label={`Remove item ${i + 1}`}
+            className={smallButton}
+            onClick={() => write(items.filter((_, j) => j !== i))}
+          >
             ✕
           </button>
         </div>

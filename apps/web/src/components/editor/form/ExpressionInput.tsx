@@ -21,7 +21,16 @@ const box =
  * A text field that turns into a JSONata expression editor when its value starts with "=": highlighted
  * tokens behind a transparent textarea, and completion of `item`, `trigger`, `nodes.<id>` and functions.
  */
-export function ExpressionInput({ id, value, onChange, onBlur, nodeIds, placeholder, invalid, multiline }: Props) {
+export function ExpressionInput({
+  id,
+  value,
+  onChange,
+  onBlur,
+  nodeIds,
+  placeholder,
+  invalid,
+  multiline,
+}: Props) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
@@ -77,7 +86,11 @@ export function ExpressionInput({ id, value, onChange, onBlur, nodeIds, placehol
   return (
     <div className="relative">
       {tokens ? (
-        <div ref={backdrop} aria-hidden="true" className={`${box} pointer-events-none absolute inset-0 overflow-hidden border-transparent bg-white font-mono dark:bg-slate-800`}>
+        <div
+          ref={backdrop}
+          aria-hidden="true"
+          className={`${box} pointer-events-none absolute inset-0 overflow-hidden border-transparent bg-white font-mono dark:bg-slate-800`}
+        >
           {tokens.map((t, i) => (
             <span key={i} className={tokenClass[t.kind]}>
               {t.text}
@@ -89,7 +102,9 @@ export function ExpressionInput({ id, value, onChange, onBlur, nodeIds, placehol
       <textarea
         ref={ref}
         id={id}
-        rows={multiline ? 4 : Math.min(6, Math.max(1, Math.ceil(value.length / 38), value.split("\n").length))}
+        rows={
+          multiline ? 4 : Math.min(6, Math.max(1, Math.ceil(value.length / 38), value.split("\n").length))
+        }
         value={value}
         spellCheck={false}
         placeholder={placeholder}
@@ -110,7 +125,9 @@ export function ExpressionInput({ id, value, onChange, onBlur, nodeIds, placehol
           onBlur?.();
         }}
         className={`${box} ${tone} relative resize-y bg-white dark:bg-slate-800 ${
-          tokens ? "bg-transparent font-mono text-transparent caret-slate-900 dark:bg-transparent dark:caret-white" : ""
+          tokens
+            ? "bg-transparent font-mono text-transparent caret-slate-900 dark:bg-transparent dark:caret-white"
+            : ""
         }`}
       />
       {completion ? (

@@ -23,7 +23,16 @@ export function SchemaField(props: FieldProps) {
 
   let control: ReactNode;
   if (asExpression) {
-    control = <ExpressionInput id={id} value={value} onChange={onChange} onBlur={form.onFieldBlur} nodeIds={form.nodeIds} invalid={invalid} />;
+    control = (
+      <ExpressionInput
+        id={id}
+        value={value}
+        onChange={onChange}
+        onBlur={form.onFieldBlur}
+        nodeIds={form.nodeIds}
+        invalid={invalid}
+      />
+    );
   } else if (kind === "string" || kind === "code") {
     control = (
       <ExpressionInput
@@ -37,16 +46,36 @@ export function SchemaField(props: FieldProps) {
         multiline={kind === "code"}
       />
     );
-    if (kind === "code") control = <div className="[&_textarea]:min-h-48 [&_textarea]:font-mono [&_textarea]:text-xs">{control}</div>;
+    if (kind === "code")
+      control = (
+        <div className="[&_textarea]:min-h-48 [&_textarea]:font-mono [&_textarea]:text-xs">{control}</div>
+      );
   } else if (kind === "number" || kind === "integer") {
-    control = <NumberInput id={id} integer={kind === "integer"} value={value} onChange={onChange} placeholder={describeDefault(schema)} invalid={invalid} />;
+    control = (
+      <NumberInput
+        id={id}
+        integer={kind === "integer"}
+        value={value}
+        onChange={onChange}
+        placeholder={describeDefault(schema)}
+        invalid={invalid}
+      />
+    );
   } else if (kind === "boolean") {
     const checked = typeof value === "boolean" ? value : schema.default === true;
     control = (
       <label className="flex items-center gap-2 text-sm">
-        <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-invalid={invalid || undefined} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-invalid={invalid || undefined}
+        />
         {checked ? "Yes" : "No"}
-        {value === undefined && schema.default !== undefined ? <span className="text-xs text-slate-400">(default)</span> : null}
+        {value === undefined && schema.default !== undefined ? (
+          <span className="text-xs text-slate-400">(default)</span>
+        ) : null}
       </label>
     );
   } else if (kind === "enum") {
@@ -59,7 +88,13 @@ export function SchemaField(props: FieldProps) {
         value={value === undefined ? "" : JSON.stringify(value)}
         onChange={(e) => onChange(e.target.value === "" ? undefined : JSON.parse(e.target.value))}
       >
-        <option value="">{schema.default !== undefined ? `Default (${describeDefault(schema)})` : required ? "Choose…" : "Not set"}</option>
+        <option value="">
+          {schema.default !== undefined
+            ? `Default (${describeDefault(schema)})`
+            : required
+              ? "Choose…"
+              : "Not set"}
+        </option>
         {options.map((o) => (
           <option key={JSON.stringify(o)} value={JSON.stringify(o)}>
             {String(o)}
@@ -79,7 +114,9 @@ export function SchemaField(props: FieldProps) {
       title={asExpression ? "Use a fixed value" : "Use an expression"}
       aria-label={`${asExpression ? "Fixed value for" : "Expression for"} ${label}`}
       aria-pressed={asExpression}
-      onClick={() => onChange(asExpression ? undefined : `=${value === undefined ? "" : JSON.stringify(value)}`)}
+      onClick={() =>
+        onChange(asExpression ? undefined : `=${value === undefined ? "" : JSON.stringify(value)}`)
+      }
       className={`rounded px-1.5 font-mono text-[11px] italic ${asExpression ? "bg-brand-500 text-white" : "text-slate-400 hover:bg-slate-100 dark:hover:bg-slate-800"}`}
     >
       fx
@@ -92,26 +129,48 @@ export function SchemaField(props: FieldProps) {
         <div className="flex items-center justify-between gap-2">
           <span className="text-xs font-medium text-slate-700 dark:text-slate-300">
             <label htmlFor={id}>{label}</label>
-            {required ? <span title="Required" className="text-red-500"> *</span> : null}
+            {required ? (
+              <span title="Required" className="text-red-500">
+                {" "}
+                *
+              </span>
+            ) : null}
           </span>
           {toggle}
         </div>
       )}
       {control}
       {problems.map((p) => (
-        <p key={p} role="alert" data-testid="field-problem" className="text-xs text-red-600 dark:text-red-400">
+        <p
+          key={p}
+          role="alert"
+          data-testid="field-problem"
+          className="text-xs text-red-600 dark:text-red-400"
+        >
           {p}
         </p>
       ))}
-      {!bare && schema.description && kind !== "object" ? <p className="text-[11px] text-slate-500 dark:text-slate-400">{schema.description}</p> : null}
+      {!bare && schema.description && kind !== "object" ? (
+        <p className="text-[11px] text-slate-500 dark:text-slate-400">{schema.description}</p>
+      ) : null}
     </div>
   );
 }
 
-function NumberInput(p: { id: string; integer: boolean; value: unknown; onChange(v: unknown): void; placeholder?: string; invalid: boolean }) {
+function NumberInput(p: {
+  id: string;
+  integer: boolean;
+  value: unknown;
+  onChange(v: unknown): void;
+  placeholder?: string;
+  invalid: boolean;
+}) {
   const form = useForm();
   const [text, setText] = useState(p.value === undefined ? "" : String(p.value));
-  useEffect(() => setText((t) => (Number(t) === p.value ? t : p.value === undefined ? "" : String(p.value))), [p.value]);
+  useEffect(
+    () => setText((t) => (Number(t) === p.value ? t : p.value === undefined ? "" : String(p.value))),
+    [p.value],
+  );
   return (
     <input
       id={p.id}
@@ -138,7 +197,16 @@ function JsonInput(p: { id: string; value: unknown; onChange(v: unknown): void; 
   const [text, setText] = useState(show(p.value));
   const [error, setError] = useState<string | null>(null);
   if (isExpression(p.value)) {
-    return <ExpressionInput id={p.id} value={p.value} onChange={p.onChange} onBlur={form.onFieldBlur} nodeIds={form.nodeIds} invalid={p.invalid} />;
+    return (
+      <ExpressionInput
+        id={p.id}
+        value={p.value}
+        onChange={p.onChange}
+        onBlur={form.onFieldBlur}
+        nodeIds={form.nodeIds}
+        invalid={p.invalid}
+      />
+    );
   }
   return (
     <div>

@@ -2,7 +2,17 @@
  * A small JSONata tokenizer for highlighting and completion. It never rejects input: the engine's
  * validator owns correctness; this only colours what it recognises.
  */
-export type TokenKind = "marker" | "string" | "number" | "keyword" | "variable" | "scope" | "operator" | "comment" | "name" | "text";
+export type TokenKind =
+  | "marker"
+  | "string"
+  | "number"
+  | "keyword"
+  | "variable"
+  | "scope"
+  | "operator"
+  | "comment"
+  | "name"
+  | "text";
 
 export interface Token {
   kind: TokenKind;
@@ -37,7 +47,12 @@ export function tokenize(source: string): Token[] {
       const m = re.exec(rest);
       if (!m?.[0]) continue;
       let k = kind;
-      if (kind === "name") k = KEYWORDS.has(m[0]) ? "keyword" : SCOPE.has(m[0]) && !out.at(-1)?.text.endsWith(".") ? "scope" : "name";
+      if (kind === "name")
+        k = KEYWORDS.has(m[0])
+          ? "keyword"
+          : SCOPE.has(m[0]) && !out.at(-1)?.text.endsWith(".")
+            ? "scope"
+            : "name";
       out.push({ kind: k, text: m[0] });
       rest = rest.slice(m[0].length);
       matched = true;
@@ -65,16 +80,48 @@ export const tokenClass: Record<TokenKind, string> = {
 };
 
 const FUNCTIONS = [
-  "$string", "$number", "$boolean", "$exists", "$count", "$sum", "$max", "$min", "$average", "$length", "$substring",
-  "$uppercase", "$lowercase", "$trim", "$contains", "$split", "$join", "$replace", "$now", "$millis", "$round",
-  "$keys", "$lookup", "$merge", "$map", "$filter", "$reduce", "$sort", "$distinct", "$toMillis", "$fromMillis",
+  "$string",
+  "$number",
+  "$boolean",
+  "$exists",
+  "$count",
+  "$sum",
+  "$max",
+  "$min",
+  "$average",
+  "$length",
+  "$substring",
+  "$uppercase",
+  "$lowercase",
+  "$trim",
+  "$contains",
+  "$split",
+  "$join",
+  "$replace",
+  "$now",
+  "$millis",
+  "$round",
+  "$keys",
+  "$lookup",
+  "$merge",
+  "$map",
+  "$filter",
+  "$reduce",
+  "$sort",
+  "$distinct",
+  "$toMillis",
+  "$fromMillis",
 ];
 
 /** Completions for the word before the caret: scope roots, `nodes.<id>` and JSONata functions. */
-export function completionsFor(textBeforeCaret: string, nodeIds: readonly string[]): { word: string; options: string[] } | null {
+export function completionsFor(
+  textBeforeCaret: string,
+  nodeIds: readonly string[],
+): { word: string; options: string[] } | null {
   // Inside an expression value, or inside an unclosed {{ … }} of a text template.
   const open = textBeforeCaret.lastIndexOf("{{");
-  const inExpression = textBeforeCaret.startsWith("=") || (open >= 0 && !textBeforeCaret.slice(open).includes("}}"));
+  const inExpression =
+    textBeforeCaret.startsWith("=") || (open >= 0 && !textBeforeCaret.slice(open).includes("}}"));
   if (!inExpression) return null;
   const m = /[$A-Za-z_][\w$.]*$/.exec(textBeforeCaret);
   const word = m?.[0] ?? "";

@@ -1,9 +1,33 @@
 /** Reading the JSON Schema subset that z.toJSONSchema emits, for the form generator. */
 import type { JsonSchema } from "../types";
 
-export type FieldKind = "string" | "code" | "number" | "integer" | "boolean" | "enum" | "object" | "record" | "array" | "union" | "json";
+export type FieldKind =
+  | "string"
+  | "code"
+  | "number"
+  | "integer"
+  | "boolean"
+  | "enum"
+  | "object"
+  | "record"
+  | "array"
+  | "union"
+  | "json";
 
-const ACRONYMS = new Set(["url", "id", "ms", "http", "hmac", "json", "html", "ttl", "smtp", "sec", "mb", "api"]);
+const ACRONYMS = new Set([
+  "url",
+  "id",
+  "ms",
+  "http",
+  "hmac",
+  "json",
+  "html",
+  "ttl",
+  "smtp",
+  "sec",
+  "mb",
+  "api",
+]);
 
 /** `maxBodyBytes` → "Max body bytes", `url` → "URL". */
 export function humanize(key: string): string {
@@ -42,10 +66,13 @@ export function fieldKind(schema: JsonSchema, key: string): FieldKind {
   }
   if (schema.enum) return "enum";
   const t = types(schema);
-  if (t.length !== 1) return t.length > 1 && !t.includes("object") && !t.includes("array") ? "string" : "json";
+  if (t.length !== 1)
+    return t.length > 1 && !t.includes("object") && !t.includes("array") ? "string" : "json";
   switch (t[0]) {
     case "string":
-      return schema.format === "code" || schema.contentMediaType?.includes("javascript") || key === "code" ? "code" : "string";
+      return schema.format === "code" || schema.contentMediaType?.includes("javascript") || key === "code"
+        ? "code"
+        : "string";
     case "number":
       return "number";
     case "integer":
@@ -56,7 +83,9 @@ export function fieldKind(schema: JsonSchema, key: string): FieldKind {
       return "array";
     case "object":
       if (schema.properties && Object.keys(schema.properties).length) return "object";
-      return schema.additionalProperties && typeof schema.additionalProperties === "object" ? "record" : "json";
+      return schema.additionalProperties && typeof schema.additionalProperties === "object"
+        ? "record"
+        : "json";
     default:
       return "json";
   }
@@ -80,7 +109,9 @@ export function withKey(obj: unknown, key: string, value: unknown): Record<strin
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 export function describeDefault(schema: JsonSchema): string | undefined {
