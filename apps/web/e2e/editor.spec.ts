@@ -7,14 +7,27 @@ import { sharedServer } from "./support/shared-server";
 const shared = sharedServer();
 test.use({ viewport: { width: 1600, height: 900 } });
 
-type Definition = { nodes: { id: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } }[]; edges: { from: { node: string; port: string }; to: { node: string; port: string } }[] };
+type Definition = {
+  nodes: { id: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } }[];
+  edges: { from: { node: string; port: string }; to: { node: string; port: string } }[];
+};
 const settings = { timezone: "UTC", maxRunMs: 300000, concurrency: 4 };
 
 async function createFlow(name: string, definition: unknown = { nodes: [], edges: [], settings }) {
   return trpc<{ id: string }>(shared.server.url, "flow.create", { name, definition }, "mutation");
 }
-const savedDefinition = async (id: string) => (await trpc<{ version: { version: number; definition: Definition } }>(shared.server.url, "flow.get", { id })).version;
-const editorDefinition = (page: Page) => page.evaluate(() => (window as unknown as { __switchyardEditor: { definition(): Definition } }).__switchyardEditor.definition());
+const savedDefinition = async (id: string) =>
+  (
+    await trpc<{ version: { version: number; definition: Definition } }>(shared.server.url, "flow.get", {
+      id,
+    })
+  ).version;
+const editorDefinition = (page: Page) =>
+  page.evaluate(() =>
+    (
+      window as unknown as { __switchyardEditor: { definition(): Definition } }
+    ).__switchyardEditor.definition(),
+  );
 
 async function openEditor(page: Page, id: string) {
   await useSession(page, shared.server.url);
@@ -26,7 +39,26 @@ const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id
 
 /** Drags a palette entry onto the canvas at (x, y) relative to the pane. */
 async function dropFromPalette(page: Page, type: string, x: number, y: number) {
-  await page.getByTestId(`palette-${type}`).dragTo(page.locator(".react-flow__pane"), { targetPosition: { x, y } });
+  await page
+    .getByTestId(`palette-${type}`)
+    .dragTo(page.locator(".react-flow__pane"), { targetPosition: { x, y } });
+}
+
+/**
+ * Waits until the canvas stops moving: adding a node pans to it for 200 ms, and a box read mid-pan sends
+ * the mouse somewhere else (a drag that moves a node instead of connecting, say).
+ */
+async function viewportSettled(page: Page) {
+  const transform = () =>
+    page.locator(".react-flow__viewport").evaluate((el) => getComputedStyle(el).transform);
+  let last = await transform();
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(50);
+    const now = await transform();
+    if (now === last) return;
+    last = now;
+  }
+  throw new Error("the canvas kept moving for 2.5 s");
 }
 
 /** Connects two handles with the mouse, as a person does. */
@@ -35,8 +67,13 @@ async function connectHandles(page: Page, from: string, fromPort: string, to: st
   const before = await edgeCount();
   // A drag that starts while React Flow is still re-measuring a just-added node can be lost: try twice.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const a = await node(page, from).locator(`.react-flow__handle.source[data-handleid='${fromPort}']`).boundingBox();
-    const b = await node(page, to).locator(`.react-flow__handle.target[data-handleid='${toPort}']`).boundingBox();
+    await viewportSettled(page);
+    const a = await node(page, from)
+      .locator(`.react-flow__handle.source[data-handleid='${fromPort}']`)
+      .boundingBox();
+    const b = await node(page, to)
+      .locator(`.react-flow__handle.target[data-handleid='${toPort}']`)
+      .boundingBox();
     if (!a || !b) throw new Error(`handle not found: ${from}.${fromPort} → ${to}.${toPort}`);
     await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
     await page.mouse.down();
@@ -55,7 +92,9 @@ async function connectHandles(page: Page, from: string, fromPort: string, to: st
 
 /** Drags from an output handle onto another node's body (used for refused connections). */
 async function dragHandleOntoNode(page: Page, from: string, fromPort: string, to: string) {
-  const a = await node(page, from).locator(`.react-flow__handle.source[data-handleid='${fromPort}']`).boundingBox();
+  const a = await node(page, from)
+    .locator(`.react-flow__handle.source[data-handleid='${fromPort}']`)
+    .boundingBox();
   const b = await node(page, to).boundingBox();
   if (!a || !b) throw new Error("element not found");
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
@@ -68,7 +107,9 @@ async function shot(page: Page, testInfo: import("@playwright/test").TestInfo, n
   await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
 }
 
-test("[1] builds webhook → if → http → respond from the palette by mouse, saves, and reloads identical", async ({ page }, testInfo) => {
+test("[1] builds webhook → if → http → respond from the palette by mouse, saves, and reloads identical", async ({
+  page,
+}, testInfo) => {
   const { id } = await createFlow("Built by mouse");
   await openEditor(page, id);
   await expect(page.getByText("Start with a trigger")).toBeVisible();
@@ -121,7 +162,12 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   const saved = await savedDefinition(id);
   expect(saved.version).toBe(2);
   expect(saved.definition).toEqual(await editorDefinition(page));
-  expect(saved.definition.nodes.map((n) => n.type)).toEqual(["trigger.webhook", "logic.if", "http.request", "webhook.respond"]);
+  expect(saved.definition.nodes.map((n) => n.type)).toEqual([
+    "trigger.webhook",
+    "logic.if",
+    "http.request",
+    "webhook.respond",
+  ]);
   expect(saved.definition.edges).toEqual([
     { from: { node: "webhook", port: "main" }, to: { node: "if", port: "main" } },
     { from: { node: "if", port: "true" }, to: { node: "request", port: "main" } },
@@ -144,9 +190,22 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
 
 /** A trigger → request → b → c chain, for edit and clipboard tests. */
 function chainFlow(url = "https://example.com/items") {
-  const n = (id: string, type: string, x: number, config: Record<string, unknown> = {}) => ({ id, type, typeVersion: 1, name: id, config, position: { x, y: 200 }, onError: "stop" });
+  const n = (id: string, type: string, x: number, config: Record<string, unknown> = {}) => ({
+    id,
+    type,
+    typeVersion: 1,
+    name: id,
+    config,
+    position: { x, y: 200 },
+    onError: "stop",
+  });
   return {
-    nodes: [n("trigger", "trigger.manual", 0), n("request", "http.request", 320, { url }), n("b", "flow.noop", 640), n("c", "flow.noop", 960)],
+    nodes: [
+      n("trigger", "trigger.manual", 0),
+      n("request", "http.request", 320, { url }),
+      n("b", "flow.noop", 640),
+      n("c", "flow.noop", 960),
+    ],
     edges: [
       { from: { node: "trigger", port: "main" }, to: { node: "request", port: "main" } },
       { from: { node: "request", port: "main" }, to: { node: "b", port: "main" } },
@@ -156,9 +215,13 @@ function chainFlow(url = "https://example.com/items") {
     notes: [],
   };
 }
-const history = (page: Page) => page.evaluate(() => (window as unknown as { __switchyardEditor: { history(): number } }).__switchyardEditor.history());
+const history = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { __switchyardEditor: { history(): number } }).__switchyardEditor.history(),
+  );
 
 async function dragNode(page: Page, id: string, dx: number, dy: number) {
+  await viewportSettled(page);
   const box = await node(page, id).boundingBox();
   if (!box) throw new Error(`node ${id} not visible`);
   await page.mouse.move(box.x + 60, box.y + 14);
@@ -166,33 +229,130 @@ async function dragNode(page: Page, id: string, dx: number, dy: number) {
   await page.mouse.move(box.x + 60 + dx, box.y + 14 + dy, { steps: 10 });
   await page.mouse.up();
 }
-const clearSelection = (page: Page) => page.locator(".react-flow__pane").click({ position: { x: 20, y: 20 } });
+const clearSelection = (page: Page) =>
+  page.locator(".react-flow__pane").click({ position: { x: 20, y: 20 } });
 
 test("[2] undo/redo walks back and forth through 20 mixed edits exactly", async ({ page }, testInfo) => {
   const { id } = await createFlow("Undo me", chainFlow());
   await openEditor(page, id);
   const field = (label: string) => page.getByLabel(label, { exact: true });
   const edits: [string, () => Promise<unknown>][] = [
-    ["url", async () => { await node(page, "request").click(); await field("URL").fill("https://example.com/other"); await field("URL").blur(); }],
+    [
+      "url",
+      async () => {
+        await node(page, "request").click();
+        await field("URL").fill("https://example.com/other");
+        await field("URL").blur();
+      },
+    ],
     ["method", () => field("Method").selectOption({ label: "POST" })],
     ["onError", () => field("On error").selectOption("continue")],
-    ["name", async () => { await field("Node name").fill("Fetch items"); await field("Node name").blur(); }],
+    [
+      "name",
+      async () => {
+        await field("Node name").fill("Fetch items");
+        await field("Node name").blur();
+      },
+    ],
     ["move b", () => dragNode(page, "b", 40, 60)],
-    ["add after b", async () => { await node(page, "b").click(); await page.getByTestId("palette-flow.noop").click(); }],
-    ["delete it", async () => { await clearSelection(page); await node(page, "noop").click(); await page.keyboard.press("Delete"); }],
-    ["add loose", async () => { await clearSelection(page); await page.getByTestId("palette-flow.noop").click(); }],
+    [
+      "add after b",
+      async () => {
+        await node(page, "b").click();
+        await page.getByTestId("palette-flow.noop").click();
+      },
+    ],
+    [
+      "delete it",
+      async () => {
+        await clearSelection(page);
+        await node(page, "noop").click();
+        await page.keyboard.press("Delete");
+      },
+    ],
+    [
+      "add loose",
+      async () => {
+        await clearSelection(page);
+        await page.getByTestId("palette-flow.noop").click();
+      },
+    ],
     ["connect", () => connectHandles(page, "c", "main", "noop")],
-    ["duplicate", async () => { await clearSelection(page); await node(page, "c").click(); await page.keyboard.press("Control+d"); }],
-    ["note", async () => { await clearSelection(page); await page.keyboard.press("n"); }],
-    ["layout", async () => { await clearSelection(page); await page.keyboard.press("l"); }],
-    ["attempts", async () => { await node(page, "request").click(); await field("Attempts").fill("3"); await field("Attempts").blur(); }],
-    ["timeout", async () => { await field("Time limit (ms)").fill("5000"); await field("Time limit (ms)").blur(); }],
+    [
+      "duplicate",
+      async () => {
+        await clearSelection(page);
+        await node(page, "c").click();
+        await page.keyboard.press("Control+d");
+      },
+    ],
+    [
+      "note",
+      async () => {
+        await clearSelection(page);
+        await page.keyboard.press("n");
+      },
+    ],
+    [
+      "layout",
+      async () => {
+        await clearSelection(page);
+        await page.keyboard.press("l");
+      },
+    ],
+    [
+      "attempts",
+      async () => {
+        await node(page, "request").click();
+        await field("Attempts").fill("3");
+        await field("Attempts").blur();
+      },
+    ],
+    [
+      "timeout",
+      async () => {
+        await field("Time limit (ms)").fill("5000");
+        await field("Time limit (ms)").blur();
+      },
+    ],
     ["disable", () => page.getByLabel("Disabled (items pass through untouched)").check()],
-    ["move trigger", async () => { await clearSelection(page); await dragNode(page, "trigger", -30, 80); }],
-    ["timezone", async () => { await clearSelection(page); await field("Time zone").fill("Europe/Berlin"); await field("Time zone").blur(); }],
-    ["concurrency", async () => { await field("Parallel nodes").fill("8"); await field("Parallel nodes").blur(); }],
-    ["rename id", async () => { await node(page, "c").click(); await field("Node id").fill("last"); await field("Node id").press("Enter"); }],
-    ["move renamed", async () => { await clearSelection(page); await dragNode(page, "last", 50, -40); }],
+    [
+      "move trigger",
+      async () => {
+        await clearSelection(page);
+        await dragNode(page, "trigger", -30, 80);
+      },
+    ],
+    [
+      "timezone",
+      async () => {
+        await clearSelection(page);
+        await field("Time zone").fill("Europe/Berlin");
+        await field("Time zone").blur();
+      },
+    ],
+    [
+      "concurrency",
+      async () => {
+        await field("Parallel nodes").fill("8");
+        await field("Parallel nodes").blur();
+      },
+    ],
+    [
+      "rename id",
+      async () => {
+        await node(page, "c").click();
+        await field("Node id").fill("last");
+        await field("Node id").press("Enter");
+      },
+    ],
+    [
+      "move renamed",
+      async () => {
+        await clearSelection(page);
+        await dragNode(page, "last", 50, -40);
+      },
+    ],
   ];
   const states = [await editorDefinition(page)];
   for (const [what, edit] of edits) {
@@ -215,10 +375,27 @@ test("[2] undo/redo walks back and forth through 20 mixed edits exactly", async 
   }
 });
 
-test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into another flow", async ({ page, context }, testInfo) => {
+test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into another flow", async ({
+  page,
+  context,
+}, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: shared.server.url });
   const source = await createFlow("Copy from", chainFlow("https://example.com/copied"));
-  const target = await createFlow("Paste into", { nodes: [{ id: "trigger", type: "trigger.manual", typeVersion: 1, name: "Manual", config: {}, position: { x: 0, y: 0 }, onError: "stop" }], edges: [], settings });
+  const target = await createFlow("Paste into", {
+    nodes: [
+      {
+        id: "trigger",
+        type: "trigger.manual",
+        typeVersion: 1,
+        name: "Manual",
+        config: {},
+        position: { x: 0, y: 0 },
+        onError: "stop",
+      },
+    ],
+    edges: [],
+    settings,
+  });
   await openEditor(page, source.id);
   await node(page, "request").click();
   await node(page, "b").click({ modifiers: ["Control"] });
@@ -234,12 +411,22 @@ test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into ano
   for (const nid of ["request", "b", "c"]) await expect(node(page, nid)).toBeVisible();
   const pasted = await editorDefinition(page);
   const original = chainFlow("https://example.com/copied");
-  expect(pasted.nodes.slice(1).map((n) => [n.id, n.type, n.config])).toEqual(original.nodes.slice(1).map((n) => [n.id, n.type, n.config]));
+  expect(pasted.nodes.slice(1).map((n) => [n.id, n.type, n.config])).toEqual(
+    original.nodes.slice(1).map((n) => [n.id, n.type, n.config]),
+  );
   expect(pasted.edges).toEqual(original.edges.slice(1));
   // Pasting again into the same flow renames the copies and rewires their edges.
   await page.keyboard.press("Control+v");
   const twice = await editorDefinition(page);
-  expect(twice.nodes.map((n) => n.id)).toEqual(["trigger", "request", "b", "c", "request_2", "noop", "noop_2"]);
+  expect(twice.nodes.map((n) => n.id)).toEqual([
+    "trigger",
+    "request",
+    "b",
+    "c",
+    "request_2",
+    "noop",
+    "noop_2",
+  ]);
   expect(twice.edges.slice(2)).toEqual([
     { from: { node: "request_2", port: "main" }, to: { node: "noop", port: "main" } },
     { from: { node: "noop", port: "main" }, to: { node: "noop_2", port: "main" } },
@@ -247,7 +434,9 @@ test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into ano
   await shot(page, testInfo, "pasted-across-flows");
 });
 
-test("[4] an invalid configuration shows on the field and the node, and activation is refused with the problems", async ({ page }, testInfo) => {
+test("[4] an invalid configuration shows on the field and the node, and activation is refused with the problems", async ({
+  page,
+}, testInfo) => {
   const { id } = await createFlow("Broken URL", chainFlow());
   await openEditor(page, id);
   await node(page, "request").click();
@@ -267,18 +456,44 @@ test("[4] an invalid configuration shows on the field and the node, and activati
   await expect(notice).toContainText('node "request" field "url"');
   await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
   await shot(page, testInfo, "activation-refused");
-  const refusal = await trpc(shared.server.url, "flow.setActive", { id, active: true }, "mutation").then(() => "accepted", (e: Error) => e.message);
+  const refusal = await trpc(shared.server.url, "flow.setActive", { id, active: true }, "mutation").then(
+    () => "accepted",
+    (e: Error) => e.message,
+  );
   expect(refusal).toContain("(400)");
   expect(refusal).toContain("BAD_REQUEST");
   expect(refusal).toContain("cannot activate: version 2 has 1 problem");
   expect(refusal).toContain("Invalid URL");
-  expect((await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id })).flow.active).toBe(false);
+  expect((await trpc<{ flow: { active: boolean } }>(shared.server.url, "flow.get", { id })).flow.active).toBe(
+    false,
+  );
 });
 
 test("[5] a 300-node flow opens and pans without freezing", async ({ page }, testInfo) => {
-  const nodes = [{ id: "trigger", type: "trigger.manual", typeVersion: 1, name: "Start", config: {}, position: { x: 0, y: 0 }, onError: "stop" }];
-  for (let i = 1; i < 300; i++) nodes.push({ id: `n${i}`, type: "flow.noop", typeVersion: 1, name: `Step ${i}`, config: {}, position: { x: (i % 15) * 300, y: Math.floor(i / 15) * 120 }, onError: "stop" });
-  const edges = nodes.slice(1).map((n, i) => ({ from: { node: nodes[i]!.id, port: "main" }, to: { node: n.id, port: "main" } }));
+  const nodes = [
+    {
+      id: "trigger",
+      type: "trigger.manual",
+      typeVersion: 1,
+      name: "Start",
+      config: {},
+      position: { x: 0, y: 0 },
+      onError: "stop",
+    },
+  ];
+  for (let i = 1; i < 300; i++)
+    nodes.push({
+      id: `n${i}`,
+      type: "flow.noop",
+      typeVersion: 1,
+      name: `Step ${i}`,
+      config: {},
+      position: { x: (i % 15) * 300, y: Math.floor(i / 15) * 120 },
+      onError: "stop",
+    });
+  const edges = nodes
+    .slice(1)
+    .map((n, i) => ({ from: { node: nodes[i]!.id, port: "main" }, to: { node: n.id, port: "main" } }));
   const { id } = await createFlow("Three hundred", { nodes, edges, settings });
   await useSession(page, shared.server.url);
 
@@ -318,7 +533,8 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
     return w.__frames.slice(1);
   });
   const sorted = [...frames].sort((a, b) => a - b);
-  const pct = (p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 10) / 10;
+  const pct = (p: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 10) / 10;
   const result = {
     nodes: nodes.length,
     edges: edges.length,
@@ -331,7 +547,10 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
     frameMsMean: Math.round((frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length)) * 10) / 10,
   };
   console.log(`[editor-300-nodes] ${JSON.stringify(result)}`);
-  await testInfo.attach("300-node-metrics.json", { body: JSON.stringify(result, null, 2), contentType: "application/json" });
+  await testInfo.attach("300-node-metrics.json", {
+    body: JSON.stringify(result, null, 2),
+    contentType: "application/json",
+  });
   await shot(page, testInfo, "300-nodes-after-pan");
   // Generous sanity bounds only: the numbers themselves go to the report.
   expect(frames.length).toBeGreaterThan(10);
@@ -339,7 +558,9 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
   expect(timeToInteractiveMs).toBeLessThan(30_000);
 });
 
-test("unsaved changes are flagged and guarded; history restores a version as a new one", async ({ page }, testInfo) => {
+test("unsaved changes are flagged and guarded; history restores a version as a new one", async ({
+  page,
+}, testInfo) => {
   const { id } = await createFlow("Versions", chainFlow());
   await openEditor(page, id);
   await expect(page.getByTestId("saved")).toBeVisible();
@@ -367,7 +588,9 @@ test("unsaved changes are flagged and guarded; history restores a version as a n
   await expect(node(page, "b").getByTestId("node-name")).toHaveText("b");
 });
 
-test("trigger panels show the webhook URLs, the e-mail address and the next cron times", async ({ page }, testInfo) => {
+test("trigger panels show the webhook URLs, the e-mail address and the next cron times", async ({
+  page,
+}, testInfo) => {
   const trigger = (type: string, config: Record<string, unknown>) => ({
     nodes: [{ id: "t", type, typeVersion: 1, name: type, config, position: { x: 0, y: 0 }, onError: "stop" }],
     edges: [],
@@ -379,7 +602,10 @@ test("trigger panels show the webhook URLs, the e-mail address and the next cron
   await node(page, "t").click();
   await expect(page.getByTestId("url-address")).toHaveText(`invoices@${info.smtp.domain}`);
 
-  const cron = await createFlow("Cron", trigger("trigger.cron", { expression: "0 9 * * 1-5", timezone: "Europe/Berlin" }));
+  const cron = await createFlow(
+    "Cron",
+    trigger("trigger.cron", { expression: "0 9 * * 1-5", timezone: "Europe/Berlin" }),
+  );
   await openEditor(page, cron.id);
   await node(page, "t").click();
   await expect(page.getByTestId("cron-description")).toContainText("09:00");
@@ -391,19 +617,28 @@ test("trigger panels show the webhook URLs, the e-mail address and the next cron
   const hook = await createFlow("Hook", trigger("trigger.webhook", { path: "orders/new" }));
   await openEditor(page, hook.id);
   await node(page, "t").click();
-  await expect(page.getByTestId("url-production-url")).toHaveText(`${info.baseUrl.replace(/\/$/, "")}/hooks/orders/new`);
-  await expect(page.getByTestId("url-test-url")).toHaveText(`${info.baseUrl.replace(/\/$/, "")}/hooks-test/orders/new`);
+  await expect(page.getByTestId("url-production-url")).toHaveText(
+    `${info.baseUrl.replace(/\/$/, "")}/hooks/orders/new`,
+  );
+  await expect(page.getByTestId("url-test-url")).toHaveText(
+    `${info.baseUrl.replace(/\/$/, "")}/hooks-test/orders/new`,
+  );
 });
 
 test("runs the flow from the editor and shows each node's status", async ({ page }, testInfo) => {
   const def = chainFlow();
   // A flow that needs no network: trigger → two no-ops.
-  const flow = { ...def, nodes: [def.nodes[0], def.nodes[2], def.nodes[3]], edges: [{ from: { node: "trigger", port: "main" }, to: { node: "b", port: "main" } }, def.edges[2]] };
+  const flow = {
+    ...def,
+    nodes: [def.nodes[0], def.nodes[2], def.nodes[3]],
+    edges: [{ from: { node: "trigger", port: "main" }, to: { node: "b", port: "main" } }, def.edges[2]],
+  };
   const { id } = await createFlow("Run me", flow);
   await openEditor(page, id);
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
-  for (const nid of ["trigger", "b", "c"]) await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded");
+  for (const nid of ["trigger", "b", "c"])
+    await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded");
   await shot(page, testInfo, "run-statuses");
 });
 
