@@ -82,11 +82,17 @@ describe("same-origin writes", () => {
 
 describe("local client", () => {
   it("is a loopback client address that addressed a loopback name", () => {
-    expect(isLocalClient({ host: "127.0.0.1:3000", "x-forwarded-for": "127.0.0.1" }, config)).toBe(true);
-    expect(isLocalClient({ host: "localhost:3000", "x-forwarded-for": "::1" }, config)).toBe(true);
-    expect(isLocalClient({ host: "localhost:3000", "x-forwarded-for": "::ffff:127.0.0.1" }, config)).toBe(
+    const origin = "http://localhost:3000";
+    expect(isLocalClient({ host: "127.0.0.1:3000", "x-forwarded-for": "127.0.0.1", origin }, config)).toBe(
       true,
     );
+    expect(isLocalClient({ host: "localhost:3000", "x-forwarded-for": "::1", origin }, config)).toBe(true);
+    expect(
+      isLocalClient(
+        { host: "localhost:3000", "x-forwarded-for": "::ffff:127.0.0.1", origin: "http://[::1]:3000" },
+        config,
+      ),
+    ).toBe(true);
   });
 
   it("is not a remote address, nor a local socket that addressed another name (a proxy, a rebinding page)", () => {
@@ -100,5 +106,18 @@ describe("local client", () => {
       "x-forwarded-for": "127.0.0.1, 203.0.113.5",
     };
     expect(isLocalClient(proxied, { ...config, trustProxy: true })).toBe(false);
+  });
+
+  it("is not a browser behind a proxy that rewrote Host to the loopback upstream (nginx's default), nor a request without Origin", () => {
+    const viaNginx = {
+      host: "127.0.0.1:3000",
+      "x-forwarded-for": "127.0.0.1",
+      origin: "https://sy.example.com",
+    };
+    expect(isLocalClient(viaNginx, config)).toBe(false);
+    expect(isLocalClient({ host: "127.0.0.1:3000", "x-forwarded-for": "127.0.0.1" }, config)).toBe(false);
+    expect(
+      isLocalClient({ host: "127.0.0.1:3000", "x-forwarded-for": "127.0.0.1", origin: "null" }, config),
+    ).toBe(false);
   });
 });

@@ -86,6 +86,14 @@ describe("first-run setup", () => {
     expect(user.email).toBe("owner@example.com");
   });
 
+  it("asks for the token behind a proxy on this machine that rewrote Host to its loopback upstream (nginx's default)", async () => {
+    const viaNginx = await browser("https://sy.example.com", "127.0.0.1", { host: "127.0.0.1:3000" });
+    await expect(viaNginx.auth.setup(owner)).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      cause: { code: "setup_token_required" },
+    });
+  });
+
   it("asks for the token when the socket is local but the browser addressed another name (a proxy on this machine)", async () => {
     const viaLocalProxy = await browser("https://sy.example.com", "127.0.0.1");
     await expect(viaLocalProxy.auth.setup(owner)).rejects.toMatchObject({
