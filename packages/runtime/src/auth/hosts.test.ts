@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
-import { hostnameOf, isAllowedHost, isLocalClient, isSameOrigin } from "./hosts";
+import { hostnameOf, isAllowedHost, isLocalClient, isSameOrigin, looksLocal } from "./hosts";
 
 const config = parseConfig({
   SWITCHYARD_BASE_URL: "https://sy.example.com",
@@ -106,6 +106,13 @@ describe("local client", () => {
       "x-forwarded-for": "127.0.0.1, 203.0.113.5",
     };
     expect(isLocalClient(proxied, { ...config, trustProxy: true })).toBe(false);
+  });
+
+  it("lets a page navigation (no Origin) look local by address and host alone, without granting it anything", () => {
+    const navigation = { host: "localhost:3000", "x-forwarded-for": "127.0.0.1" };
+    expect(looksLocal(navigation, config)).toBe(true);
+    expect(isLocalClient(navigation, config)).toBe(false);
+    expect(looksLocal({ host: "sy.example.com", "x-forwarded-for": "127.0.0.1" }, config)).toBe(false);
   });
 
   it("is not a browser behind a proxy that rewrote Host to the loopback upstream (nginx's default), nor a request without Origin", () => {

@@ -62,16 +62,23 @@ export function hostRefusal(host: string | undefined): string {
 }
 
 /**
- * A browser on this machine: the client address (the socket's, or the trusted proxy's forwarded one,
- * both in X-Forwarded-For by then) is loopback, and so are the host it addressed and the page's Origin.
- * All three, because a proxy on this machine makes every socket look local, a rebinding page addresses a
- * name that is not, and nginx's default `proxy_pass` even rewrites Host to the loopback upstream — the
- * Origin a browser sends on every POST still names the public page (a request without one is no
- * browser's, and gets no exemption).
+ * The client address (the socket's, or the trusted proxy's forwarded one, both in X-Forwarded-For by then)
+ * and the host it addressed are loopback. Enough to choose what a page shows (a navigation carries no
+ * Origin), never to grant anything: see isLocalClient.
+ */
+export function looksLocal(h: HeaderSource, policy: HostPolicy): boolean {
+  const name = hostnameOf(requestHost(h, policy));
+  return !!name && isLoopbackName(name) && isLoopbackAddress(clientIp(h));
+}
+
+/**
+ * A browser on this machine: loopback address, host and Origin. All three, because a proxy on this
+ * machine makes every socket look local, a rebinding page addresses a name that is not, and nginx's
+ * default `proxy_pass` even rewrites Host to the loopback upstream — the Origin a browser sends on every
+ * POST still names the public page (a request without one is no browser's, and gets no exemption).
  */
 export function isLocalClient(h: HeaderSource, policy: HostPolicy): boolean {
-  const name = hostnameOf(requestHost(h, policy));
-  if (!name || !isLoopbackName(name) || !isLoopbackAddress(clientIp(h))) return false;
+  if (!looksLocal(h, policy)) return false;
   let origin: URL;
   try {
     origin = new URL(header(h, "origin") ?? "");

@@ -11,7 +11,7 @@ import {
   scryptParams,
   verifyPassword,
 } from "./password";
-import { hostRefusal, isAllowedHost, isLocalClient, isSameOrigin, requestHost } from "./hosts";
+import { hostRefusal, isAllowedHost, isLocalClient, isSameOrigin, looksLocal, requestHost } from "./hosts";
 import { clientIp, credentialsOf, type HeaderSource, isSecureRequest } from "./request";
 import {
   type ApiKeyInput,
@@ -271,6 +271,7 @@ export function createAuthService(opts: AuthServiceOptions) {
       isSecureRequest,
       isAllowedHost,
       isLocalClient,
+      looksLocal,
       requestHost,
       hostRefusal,
       sessionCookie,

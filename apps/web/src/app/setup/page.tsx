@@ -20,7 +20,8 @@ export default async function SetupPage({
   const host = getCurrentHost();
   const problem = host
     ? host.auth.setupAccessProblem({
-        local: host.auth.http.isLocalClient(await headers(), host.config),
+        // A navigation sends no Origin: the page trusts address and host, auth.setup checks the Origin too.
+        local: host.auth.http.looksLocal(await headers(), host.config),
         token: given,
       })
     : null;
