@@ -1,14 +1,11 @@
 import path from "node:path";
 import { z } from "zod";
+import { hostnameOf } from "./auth/hosts";
 
 /**
  * The one place environment variables are read. Everything downstream receives a parsed Config.
  * Variable names are the keys of `envSchema`; descriptions feed the README table.
  */
-// A host name with an optional port, or a bracketed IPv6 address: what a browser puts in `Host`.
-const hostEntry = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-/** The port does not tell a rebinding page apart (it chooses it freely), so entries keep the name only. */
-const entryHostname = (entry: string) => entry.replace(/:\d+$/, "").replace(/\.$/, "").toLowerCase();
 
 const port = (what: string) =>
   z.coerce
@@ -50,10 +47,16 @@ export const envSchema = z.object({
     )
     .pipe(
       z.array(
-        z
-          .string()
-          .regex(hostEntry, "expected host names separated by commas, e.g. switchyard.example.com,sy.lan")
-          .transform(entryHostname),
+        // The same parse as a request's Host; the port is dropped (a rebinding page chooses it freely).
+        z.string().transform((entry, ctx) => {
+          const name = hostnameOf(entry);
+          if (!name)
+            ctx.addIssue({
+              code: "custom",
+              message: "expected host names separated by commas, e.g. switchyard.example.com,sy.lan",
+            });
+          return name ?? "";
+        }),
       ),
     )
     .optional()

@@ -21,6 +21,15 @@ afterEach(async () => {
 let running = 0;
 let maxRunning = 0;
 const executed: number[] = [];
+// Calls hold until four run at once (or every call of the response has started): the overlap is
+// forced, not left to a timer. A limiter that let fewer run would hold them forever (the test fails).
+let release: () => void = () => {};
+let gate = new Promise<void>((r) => (release = r));
+let started = 0;
+const openGate = () => {
+  gate = new Promise<void>((r) => (release = r));
+  started = 0;
+};
 const slow: Tool = {
   name: "slow",
   description: "A look-up that takes a moment.",
@@ -29,8 +38,10 @@ const slow: Tool = {
   async execute(args) {
     const { n } = args as { n: number };
     running++;
+    started++;
     maxRunning = Math.max(maxRunning, running);
-    await new Promise((r) => setTimeout(r, 10));
+    if (running >= 4 || started >= total) release();
+    await gate;
     running--;
     executed.push(n);
     return `result ${n}`;
@@ -66,14 +77,23 @@ function runner(limits: Partial<AgentRunnerOptions> = {}) {
   });
 }
 
-const calls = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ id: `c${i + 1}`, name: "slow", arguments: { n: i + 1 } }));
+/** One model response's tool calls; also how many may start, for the gate. */
+let total = Number.POSITIVE_INFINITY;
+const calls = (count: number) => {
+  total = count;
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${i + 1}`,
+    name: "slow",
+    arguments: { n: i + 1 },
+  }));
+};
 
 describe("fan-out limits of one agent run", () => {
   it("runs at most 4 tool calls of one response at a time, queueing the rest, answers in order", async () => {
     running = 0;
     maxRunning = 0;
     executed.length = 0;
+    openGate();
     server = await startScriptedLlmServer([{ toolCalls: calls(6) }, { content: "done" }]);
     await runner().run(request({ agentRef: "fan", channel: "manual" }));
     expect(maxRunning).toBe(4);
@@ -86,6 +106,7 @@ describe("fan-out limits of one agent run", () => {
 
   it("refuses tool calls past 16 in one response with an error the model sees, running none of them", async () => {
     executed.length = 0;
+    openGate();
     server = await startScriptedLlmServer([{ toolCalls: calls(20) }, { content: "done" }]);
     const traces: { toolCalls: { name: string; outcome: string }[] }[] = [];
     await runner({ onTrace: (t) => traces.push(t as never) }).run(

@@ -5,6 +5,7 @@
  */
 import { type ExpressionLimits, ExpressionLimitError, tooLongString } from "./limits";
 import { type Native, original } from "./builtins-original";
+import { isFunctionValue } from "./plain-data";
 
 type Register = (name: string, impl: Native, signature: string) => void;
 
@@ -102,13 +103,5 @@ export function registerArgumentGuards(fn: Register, limits: ExpressionLimits): 
       return out;
     },
     "<x-:a<o>>",
-  );
-}
-
-/** A JSONata lambda, a built-in's function object, or a host function. */
-function isFunctionValue(v: unknown): boolean {
-  return (
-    typeof v === "function" ||
-    (v !== null && typeof v === "object" && ("_jsonata_lambda" in v || "_jsonata_function" in v))
   );
 }

@@ -14,6 +14,7 @@ import {
   tooLongArray,
   tooLongString,
 } from "./limits";
+import { isFunctionValue } from "./plain-data";
 
 const surrogate = /[\uD800-\uDFFF]/;
 
@@ -209,10 +210,7 @@ function binomial(n: number, k: number): number {
 /** A key equal for values JSONata's deep equality treats as equal (object key order ignored). */
 function canonical(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
-  if (
-    typeof v === "function" ||
-    (v !== null && typeof v === "object" && ("_jsonata_lambda" in v || "_jsonata_function" in v))
-  )
+  if (isFunctionValue(v))
     throw new ExpressionLimitError("$distinct of more than 1000 entries cannot compare functions");
   if (v === null || typeof v !== "object") return `${typeof v}:${String(v)}`;
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;

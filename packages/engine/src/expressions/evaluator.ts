@@ -29,7 +29,7 @@ import {
   ExpressionLimitError,
   newBudget,
 } from "./limits";
-import { plainScope } from "./plain-data";
+import { isFunctionValue, plainScope } from "./plain-data";
 import { checkRange, markRanges, rangeOperands } from "./ranges";
 import { type RegexEngineFactory, regexEngineFor, regexProblem } from "./regex";
 import { lineColumn } from "./template";
@@ -204,9 +204,8 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
  * the environment or host implementations: hand back data only. Copies only what must change.
  */
 function toPlain(value: unknown, depth = 0): unknown {
-  if (typeof value === "function") return undefined;
+  if (isFunctionValue(value)) return undefined;
   if (value === null || typeof value !== "object" || depth > 200) return value;
-  if ("_jsonata_lambda" in value || "_jsonata_function" in value) return undefined;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined = (value as { sequence?: boolean }).sequence
       ? Array.from(value)

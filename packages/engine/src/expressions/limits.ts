@@ -6,7 +6,7 @@
  */
 import { MAX_JSON_DEPTH } from "../json/depth";
 import { NonRetryableError } from "../errors";
-import { dataSize } from "./plain-data";
+import { dataSize, isFunctionValue } from "./plain-data";
 
 export interface ExpressionLimits {
   /** Wall-clock limit of one evaluation, in ms. */
@@ -154,10 +154,7 @@ function visit(v: unknown, depth: number): void {
     if (known !== undefined) {
       if (walk.seenData.has(v)) walk.total += known;
       else walk.seenData.add(v);
-    } else if (
-      (v as { _jsonata_lambda?: unknown })._jsonata_lambda ||
-      (v as { _jsonata_function?: unknown })._jsonata_function
-    ) {
+    } else if (isFunctionValue(v)) {
       walk.total += 2;
     } else {
       if (depth > MAX_JSON_DEPTH) throw tooDeep;

@@ -157,3 +157,11 @@ function copyOf(o: object, names: string[], n: number): Record<string, unknown> 
 function define(out: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** A JSONata lambda, a built-in's function object, or a host function. */
+export function isFunctionValue(v: unknown): boolean {
+  return (
+    typeof v === "function" ||
+    (v !== null && typeof v === "object" && ("_jsonata_lambda" in v || "_jsonata_function" in v))
+  );
+}

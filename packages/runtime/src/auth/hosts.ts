@@ -107,7 +107,5 @@ export function isSameOrigin(h: HeaderSource, policy: HostPolicy): boolean {
     return false;
   }
   if (originUrl.origin === new URL(policy.baseUrl).origin) return true;
-  const forwarded = header(h, "x-forwarded-host")?.split(",")[0]?.trim();
-  const hosts = [forwarded, header(h, "host")].filter((v): v is string => !!v);
-  return hosts.includes(originUrl.host);
+  return originUrl.host === requestHost(h, policy);
 }

@@ -1,11 +1,12 @@
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newId } from "@switchyard/db";
+import { makePrivateDir } from "../data-dir-lock";
 
 /** Binary payloads (e-mail attachments, raw bodies) as files beside the database, referenced by id from items. */
 export function createAttachmentStore(dataDir: string) {
   const dir = path.join(dataDir, "attachments");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makePrivateDir(dir);
   const pathOf = (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? path.join(dir, id) : undefined);
   return {
     async store(content: Buffer, _meta: { filename: string; contentType: string }): Promise<string> {

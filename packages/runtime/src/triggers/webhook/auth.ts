@@ -17,7 +17,7 @@ export type ResolvedWebhookAuth =
     };
 
 /** Seconds a signed timestamp may differ from now when the flow names no tolerance. */
-export const DEFAULT_TOLERANCE_SEC = 300;
+const DEFAULT_TOLERANCE_SEC = 300;
 
 /** Constant-time string comparison that also hides the length of the expected value. */
 export function safeEqual(given: string, expected: string): boolean {
