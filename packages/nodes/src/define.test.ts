@@ -3,6 +3,7 @@ import { z } from "zod";
 import { fakeCtx } from "./__tests__/fake-ctx";
 import { defineNode, defineTrigger } from "./define";
 import { NodeError } from "./errors";
+import { executeNode } from "./__tests__/execute-node";
 
 const echo = defineNode({
   type: "test.echo",
@@ -23,19 +24,17 @@ describe("defineNode", () => {
   });
 
   it("hands execute the parsed config, defaults filled", async () => {
-    expect(await echo.execute({ config: {} as never, input: [], ctx: fakeCtx() })).toEqual({
+    expect(await executeNode(echo, { config: {}, input: [], ctx: fakeCtx() })).toEqual({
       items: [{ json: { n: 1 } }],
     });
   });
 
   it("refuses a config its schema rejects, naming the field and the node", async () => {
-    const err = await echo
-      .execute({ config: { n: "2" } as never, input: [], ctx: fakeCtx() })
-      .catch((e) => e);
+    const err = await executeNode(echo, { config: { n: "2" }, input: [], ctx: fakeCtx() }).catch((e) => e);
     expect(err).toBeInstanceOf(NodeError);
     expect(err.toInfo()).toEqual({
       code: "config_invalid",
-      message: "config.n: Invalid input: expected number, received string",
+      message: 'node "n1" field "n": Invalid input: expected number, received string',
       nodeId: "n1",
       field: "n",
       retryable: false,

@@ -24,7 +24,7 @@ export function formatIssues(prefix: string, error: z.ZodError): string {
     .join("; ");
 }
 
-/** Parses a config with a node's schema; failures become `config_invalid` naming the field. */
+/** Checks a config against a schema outside a run (the trigger schema tests); runs parse with the engine's `parseNodeConfig`. */
 export function parseConfig<S extends z.ZodType>(schema: S, config: unknown, nodeId?: string): z.infer<S> {
   const parsed = schema.safeParse(config);
   if (!parsed.success) {
@@ -39,8 +39,9 @@ export function parseConfig<S extends z.ZodType>(schema: S, config: unknown, nod
 }
 
 /**
- * Builds an action node. The returned `execute` parses the config with the node's own schema
- * first, so a node never runs on a config that its schema rejects, whoever calls it.
+ * Builds an action node. `execute` gets the config already parsed by the engine (`parseNodeConfig`, after
+ * expressions are resolved): parsing it again here gave one mistake two error formats. Tests go through
+ * `__tests__/execute-node.ts`, which parses the same way.
  */
 export function defineNode<S extends z.ZodType>(spec: NodeSpec<S>): NodeDefinition<S> {
   const { execute, inputs, runMode, ...rest } = spec;
@@ -49,8 +50,7 @@ export function defineNode<S extends z.ZodType>(spec: NodeSpec<S>): NodeDefiniti
     kind: "action",
     inputs: inputs ?? ["main"],
     runMode: runMode ?? "once",
-    execute: async (args: NodeArgs<z.infer<S>>) =>
-      execute({ ...args, config: parseConfig(spec.config, args.config, args.ctx.nodeId) }),
+    execute,
   };
 }
 

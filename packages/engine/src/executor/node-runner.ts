@@ -137,19 +137,25 @@ async function parseFresh(
     ? await resolveConfig(dynamic, scope(), { evaluator: args.evaluator, nodeId: args.node.id })
     : dynamic;
   const resolved = raw ? { ...(evaluated as Record<string, unknown>), ...raw } : evaluated;
-  const parsed = args.def.config.safeParse(resolved);
+  return parseNodeConfig(args.def, resolved, args.node.id);
+}
+
+/**
+ * The one place a node's config meets its schema (after expressions are resolved): a node's `execute` gets
+ * the parsed value and never parses again, so one mistake has one error, naming the node and the field.
+ */
+export function parseNodeConfig(
+  def: Pick<NodeDefinition, "config">,
+  resolved: unknown,
+  nodeId: string,
+): unknown {
+  const parsed = def.config.safeParse(resolved);
   if (parsed.success) return parsed.data;
-  const first = parsed.error.issues[0]!;
-  const field = first.path.map(String).join(".");
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
-  throw new NonRetryableError(
-    "config_invalid",
-    `node "${args.node.id}" field "${field || "(config)"}": ${first.message}${more}`,
-    {
-      nodeId: args.node.id,
-      field,
-    },
-  );
+  // Every problem, each with its field: a form shows them all at once, so the run error should too.
+  const fieldOf = (issue: { path: PropertyKey[] }) => issue.path.map(String).join(".") || "(config)";
+  const field = parsed.error.issues[0]!.path.map(String).join(".");
+  const problems = parsed.error.issues.map((i) => `field "${fieldOf(i)}": ${i.message}`).join("; ");
+  throw new NonRetryableError("config_invalid", `node "${nodeId}" ${problems}`, { nodeId, field });
 }
 
 /** Checks a node's answer and merges its items into `into` by port. */

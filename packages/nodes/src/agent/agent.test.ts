@@ -2,6 +2,7 @@ import type { AgentRunner, AgentRunRequest, AgentRunResult } from "@switchyard/e
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { agentNode } from "./agent";
+import { executeNode } from "../__tests__/execute-node";
 
 function runner(answer: (req: AgentRunRequest) => Promise<AgentRunResult>) {
   const requests: AgentRunRequest[] = [];
@@ -16,7 +17,7 @@ function runner(answer: (req: AgentRunRequest) => Promise<AgentRunResult>) {
 
 const base = { agent_ref: "triage", prompt: "Classify it.", input_context: { ticket: "crash on save" } };
 const run = (config: Record<string, unknown>, agents?: AgentRunner) =>
-  agentNode.execute({
+  executeNode(agentNode, {
     config: { ...base, ...config } as never,
     input: items({}),
     ctx: fakeCtx(agents ? { agents } : {}),
@@ -101,9 +102,11 @@ describe("agent", () => {
       throw new Error("unreachable");
     });
     const ac = new AbortController();
-    const pending = agentNode
-      .execute({ config: base as never, input: [], ctx: fakeCtx({ agents, signal: ac.signal }) })
-      .catch((e) => e);
+    const pending = executeNode(agentNode, {
+      config: base,
+      input: [],
+      ctx: fakeCtx({ agents, signal: ac.signal }),
+    }).catch((e) => e);
     await Promise.resolve();
     ac.abort();
     expect(await pending).toMatchObject({ code: "cancelled", message: "agent step cancelled" });
@@ -114,7 +117,7 @@ describe("agent", () => {
     const err = await run({ timeout_secs: 5 }).catch((e) => e);
     expect(err).toMatchObject({
       code: "config_invalid",
-      message: "config.timeout_secs: Too small: expected number to be >=10",
+      message: 'node "n1" field "timeout_secs": Too small: expected number to be >=10',
     });
   });
 

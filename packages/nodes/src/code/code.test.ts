@@ -3,12 +3,13 @@ import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { startServer, type TestServer } from "../__tests__/http-server";
 import { NodeError } from "../errors";
 import { codeNode } from "./code";
+import { executeNode } from "../__tests__/execute-node";
 
 const run = (code: string, extra: Record<string, unknown> = {}, input = items({ a: 1 })) => {
   const ctx = fakeCtx();
   return {
     ctx,
-    out: codeNode.execute({ config: { code, timeoutMs: 1000, memoryMb: 32, ...extra } as never, input, ctx }),
+    out: executeNode(codeNode, { config: { code, timeoutMs: 1000, memoryMb: 32, ...extra }, input, ctx }),
   };
 };
 const result = async (code: string) => {
@@ -84,13 +85,11 @@ describe("code node", () => {
 
   it("stops when the run is cancelled", async () => {
     const ac = new AbortController();
-    const pending = codeNode
-      .execute({
-        config: { code: "while (true) {}" } as never,
-        input: [],
-        ctx: fakeCtx({ signal: ac.signal }),
-      })
-      .catch((e: unknown) => e);
+    const pending = executeNode(codeNode, {
+      config: { code: "while (true) {}" } as never,
+      input: [],
+      ctx: fakeCtx({ signal: ac.signal }),
+    }).catch((e: unknown) => e);
     setTimeout(() => ac.abort(), 50);
     expect(await pending).toMatchObject({ code: "cancelled", message: "code run cancelled" });
   });
@@ -98,7 +97,7 @@ describe("code node", () => {
   it("rejects an empty program as config_invalid", async () => {
     const err = await failure("");
     expect(err.code).toBe("config_invalid");
-    expect(err.message).toBe("config.code: Too small: expected string to have >=1 characters");
+    expect(err.message).toBe('node "n1" field "code": Too small: expected string to have >=1 characters');
   });
 });
 

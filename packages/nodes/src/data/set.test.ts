@@ -2,9 +2,10 @@ import type { Item } from "@switchyard/engine";
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { setNode } from "./set";
+import { executeNode } from "../__tests__/execute-node";
 
 const run = (config: unknown, input: Item[] = items({ a: 1, nested: { keep: true } })) =>
-  setNode.execute({ config: config as never, input, ctx: fakeCtx() });
+  executeNode(setNode, { config: config, input, ctx: fakeCtx() });
 
 describe("data.set", () => {
   it("sets nested fields without touching the input item", async () => {
@@ -46,7 +47,7 @@ describe("data.set", () => {
     const err = await run({ fields: [] }).catch((e) => e);
     expect(err).toMatchObject({
       code: "config_invalid",
-      message: "config.fields: Too small: expected array to have >=1 items",
+      message: 'node "n1" field "fields": Too small: expected array to have >=1 items',
     });
   });
 });

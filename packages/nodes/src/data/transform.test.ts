@@ -2,6 +2,7 @@ import { createExpressionEvaluator, type ExpressionEvaluator } from "@switchyard
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { transformNode } from "./transform";
+import { executeNode } from "../__tests__/execute-node";
 
 /** Stands in for JSONata: a table of sources → functions of the scope; records calls. */
 function evaluator(table: Record<string, (scope: Record<string, unknown>) => unknown>) {
@@ -18,7 +19,7 @@ function evaluator(table: Record<string, (scope: Record<string, unknown>) => unk
 }
 
 const run = (expression: string, ev: ExpressionEvaluator) =>
-  transformNode.execute({
+  executeNode(transformNode, {
     config: { expression } as never,
     input: items({ n: 1 }, { n: 5 }),
     ctx: fakeCtx({ expressions: ev }),
@@ -51,13 +52,11 @@ describe("data.transform", () => {
 
   it("names the node and the field when the expression passes a bound of the evaluator", async () => {
     const ev = createExpressionEvaluator({ maxStringLength: 1000 });
-    const err = await transformNode
-      .execute({
-        config: { expression: '$pad("", 5000, "x")' } as never,
-        input: items({ n: 1 }),
-        ctx: fakeCtx({ expressions: ev, nodeId: "shape" }),
-      })
-      .catch((e) => e);
+    const err = await executeNode(transformNode, {
+      config: { expression: '$pad("", 5000, "x")' } as never,
+      input: items({ n: 1 }),
+      ctx: fakeCtx({ expressions: ev, nodeId: "shape" }),
+    }).catch((e) => e);
     expect(err).toMatchObject({
       code: "expression_limit",
       nodeId: "shape",

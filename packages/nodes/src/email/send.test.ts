@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { createHttpClient, type GuardedHttpClient } from "../http/client";
 import { sendEmailNode } from "./send";
+import { executeNode } from "../__tests__/execute-node";
 
 let server: SMTPServer;
 let port = 0;
@@ -74,7 +75,7 @@ const send = (
   data: Record<string, string> = smtp(),
   http: GuardedHttpClient | null = guard,
 ) =>
-  sendEmailNode.execute({
+  executeNode(sendEmailNode, {
     config: { credentialId: "smtp", ...config } as never,
     input: items(json),
     ctx: fakeCtx({ secrets: secrets(data), ...(http ? { http } : {}) }),
@@ -257,7 +258,7 @@ describe("email.send", () => {
     const err = await send({ to: "nobody", subject: "Hi" }).catch((e) => e);
     expect(err).toMatchObject({
       code: "config_invalid",
-      message: "config.to: every address needs an @; config.text: give a text or an html body",
+      message: 'node "n1" field "to": every address needs an @; field "text": give a text or an html body',
     });
   });
 });

@@ -2,6 +2,7 @@ import type { Item, SubflowCaller } from "@switchyard/engine";
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { callNode } from "./call";
+import { executeNode } from "../__tests__/execute-node";
 
 function caller() {
   const calls: { flowId: string; items: Item[]; depth: unknown }[] = [];
@@ -17,7 +18,7 @@ function caller() {
 describe("flow.call", () => {
   it("runs the sub-flow with the items and outputs its result, one level deeper", async () => {
     const { flows, calls } = caller();
-    const out = await callNode.execute({
+    const out = await executeNode(callNode, {
       config: { flowId: "f2" } as never,
       input: items({ a: 1 }),
       ctx: fakeCtx({ flows }),
@@ -29,9 +30,9 @@ describe("flow.call", () => {
   it("refuses to go deeper than maxDepth", async () => {
     const { flows, calls } = caller();
     const ctx = { ...fakeCtx({ flows }), callDepth: 3 };
-    const err = await callNode
-      .execute({ config: { flowId: "f2", maxDepth: 3 } as never, input: [], ctx })
-      .catch((e) => e);
+    const err = await executeNode(callNode, { config: { flowId: "f2", maxDepth: 3 }, input: [], ctx }).catch(
+      (e) => e,
+    );
     expect(err).toMatchObject({
       code: "policy_denied",
       message: 'sub-flow depth limit 3 reached calling "f2"',
@@ -41,9 +42,9 @@ describe("flow.call", () => {
   });
 
   it("fails with not_configured without a sub-flow caller", async () => {
-    const err = await callNode
-      .execute({ config: { flowId: "f2" } as never, input: [], ctx: fakeCtx() })
-      .catch((e) => e);
+    const err = await executeNode(callNode, { config: { flowId: "f2" }, input: [], ctx: fakeCtx() }).catch(
+      (e) => e,
+    );
     expect(err).toMatchObject({
       code: "not_configured",
       message: "Sub-flow calls is not available to this node",

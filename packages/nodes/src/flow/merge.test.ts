@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { mergeNode } from "./merge";
+import { executeNode } from "../__tests__/execute-node";
 
 const a = items({ id: 1, name: "Ada" }, { id: 2, name: "Bob" }, { id: 3, name: "Cy" });
 const b = items({ id: 1, total: 10 }, { id: 1, total: 11 }, { id: 3, total: 30 }, { id: "3", total: 99 });
 const run = (config: unknown, byPort: boolean = true) =>
-  mergeNode.execute({
+  executeNode(mergeNode, {
     config: config as never,
     input: [...a, ...b],
     ...(byPort ? { inputsByPort: { a, b } } : {}),
@@ -44,7 +45,10 @@ describe("flow.merge", () => {
 
   it("needs a key for byKey", async () => {
     const err = await run({ mode: "byKey" }).catch((e) => e);
-    expect(err).toMatchObject({ code: "config_invalid", message: "config.key: byKey needs a key" });
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: 'node "n1" field "key": byKey needs a key',
+    });
   });
 
   it("says so when the executor does not pass per-port items for byKey", async () => {

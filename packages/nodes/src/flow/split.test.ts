@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { splitNode } from "./split";
+import { executeNode } from "../__tests__/execute-node";
 
 const run = (config: unknown, input = items({ order: { id: 7, lines: [{ sku: "a" }, { sku: "b" }] } })) =>
-  splitNode.execute({ config: config as never, input, ctx: fakeCtx() });
+  executeNode(splitNode, { config: config, input, ctx: fakeCtx() });
 
 describe("flow.split", () => {
   it("makes one item per object element", async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { waitNode } from "./wait";
+import { executeNode } from "../__tests__/execute-node";
 
 // fakeCtx's clock reads 2024-01-01T00:00:00.000Z.
 const run = (config: unknown) =>
-  waitNode.execute({ config: config as never, input: items({ a: 1 }), ctx: fakeCtx() });
+  executeNode(waitNode, { config: config, input: items({ a: 1 }), ctx: fakeCtx() });
 
 describe("flow.wait", () => {
   it("asks to resume after a delay", async () => {
@@ -32,6 +33,9 @@ describe("flow.wait", () => {
 
   it("refuses a time that is not ISO", async () => {
     const err = await run({ mode: "until", until: "tomorrow" }).catch((e) => e);
-    expect(err).toMatchObject({ code: "config_invalid", message: "config.until: Invalid ISO datetime" });
+    expect(err).toMatchObject({
+      code: "config_invalid",
+      message: 'node "n1" field "until": Invalid ISO datetime',
+    });
   });
 });

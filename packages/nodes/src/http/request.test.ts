@@ -5,6 +5,7 @@ import { startServer, type TestServer } from "../__tests__/http-server";
 import { NodeError } from "../errors";
 import { createHttpClient } from "./client";
 import { httpRequestNode } from "./request";
+import { executeNode } from "../__tests__/execute-node";
 
 const CREDENTIALS: Record<string, { type: string; data: Record<string, string> }> = {
   bearer: { type: "bearer", data: { token: "t0k", allowedHosts: "127.0.0.1" } },
@@ -59,7 +60,7 @@ afterAll(() => server.close());
 
 const http = createHttpClient({ allowHosts: ["127.0.0.1"] });
 const run = (config: Record<string, unknown>, extra = {}) =>
-  httpRequestNode.execute({
+  executeNode(httpRequestNode, {
     config: config as never,
     input: items({}),
     ctx: fakeCtx({ http, secrets, ...extra }),
@@ -166,7 +167,7 @@ describe("http.request", () => {
   it("retries 503 answers honouring Retry-After, then succeeds", async () => {
     flaky = 0;
     const ctx = fakeCtx({ http });
-    const out = await httpRequestNode.execute({
+    const out = await executeNode(httpRequestNode, {
       config: { url: `${server.url}/flaky`, retries: 3 } as never,
       input: items({}),
       ctx,
@@ -227,9 +228,11 @@ describe("http.request", () => {
   });
 
   it("fails with not_configured when ctx.http is absent", async () => {
-    const err = await httpRequestNode
-      .execute({ config: { url: `${server.url}/` } as never, input: items({}), ctx: fakeCtx() })
-      .catch((e) => e);
+    const err = await executeNode(httpRequestNode, {
+      config: { url: `${server.url}/` },
+      input: items({}),
+      ctx: fakeCtx(),
+    }).catch((e) => e);
     expect(err).toMatchObject({ code: "not_configured", message: "HTTP is not available to this node" });
   });
 
@@ -237,6 +240,6 @@ describe("http.request", () => {
     const err = await run({ url: "ftp://example.com/" }).catch((e) => e);
     expect(err).toBeInstanceOf(NodeError);
     expect(err.code).toBe("config_invalid");
-    expect(err.message).toBe("config.url: Invalid URL");
+    expect(err.message).toBe('node "n1" field "url": Invalid URL');
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { ifNode } from "./if";
+import { executeNode } from "../__tests__/execute-node";
 
 const route = async (condition: unknown) => {
-  const out = await ifNode.execute({
+  const out = await executeNode(ifNode, {
     config: { condition } as never,
     input: items({ a: 1 }),
     ctx: fakeCtx(),
@@ -25,7 +26,7 @@ describe("logic.if", () => {
 
   it("passes the items on unchanged", async () => {
     const input = items({ a: 1 });
-    expect(await ifNode.execute({ config: { condition: true } as never, input, ctx: fakeCtx() })).toEqual({
+    expect(await executeNode(ifNode, { config: { condition: true }, input, ctx: fakeCtx() })).toEqual({
       port: "true",
       items: input,
     });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { switchNode } from "./switch";
+import { executeNode } from "../__tests__/execute-node";
 
 const route = async (cases: { name: string; condition: unknown }[]) => {
-  const out = await switchNode.execute({ config: { cases } as never, input: items({}), ctx: fakeCtx() });
+  const out = await executeNode(switchNode, { config: { cases }, input: items({}), ctx: fakeCtx() });
   return "port" in out ? out.port : undefined;
 };
 
@@ -28,12 +29,12 @@ describe("logic.switch", () => {
 
   it("refuses more cases than it has ports", async () => {
     const cases = Array.from({ length: 11 }, (_, i) => ({ name: `c${i}`, condition: false }));
-    const err = await switchNode
-      .execute({ config: { cases } as never, input: [], ctx: fakeCtx() })
-      .catch((e) => e);
+    const err = await executeNode(switchNode, { config: { cases }, input: [], ctx: fakeCtx() }).catch(
+      (e) => e,
+    );
     expect(err).toMatchObject({
       code: "config_invalid",
-      message: "config.cases: Too big: expected array to have <=10 items",
+      message: 'node "n1" field "cases": Too big: expected array to have <=10 items',
     });
   });
 });

@@ -2,6 +2,7 @@ import type { WebhookResponder } from "@switchyard/engine";
 import { describe, expect, it } from "vitest";
 import { fakeCtx, items } from "../__tests__/fake-ctx";
 import { respondNode } from "./respond";
+import { executeNode } from "../__tests__/execute-node";
 
 function responder() {
   const sent: Parameters<WebhookResponder["respond"]>[0][] = [];
@@ -13,7 +14,7 @@ describe("webhook.respond", () => {
     const { webhook, sent } = responder();
     const input = items({ id: 1 });
     const config = { status: 201, headers: { "x-id": "1" }, body: { ok: true } };
-    expect(await respondNode.execute({ config: config as never, input, ctx: fakeCtx({ webhook }) })).toEqual({
+    expect(await executeNode(respondNode, { config: config, input, ctx: fakeCtx({ webhook }) })).toEqual({
       items: input,
     });
     expect(sent).toEqual([{ status: 201, headers: { "x-id": "1" }, body: { ok: true } }]);
@@ -21,12 +22,12 @@ describe("webhook.respond", () => {
 
   it("answers with the first item's JSON when no body is given", async () => {
     const { webhook, sent } = responder();
-    await respondNode.execute({ config: {} as never, input: items({ id: 7 }), ctx: fakeCtx({ webhook }) });
+    await executeNode(respondNode, { config: {}, input: items({ id: 7 }), ctx: fakeCtx({ webhook }) });
     expect(sent).toEqual([{ status: 200, headers: {}, body: { id: 7 } }]);
   });
 
   it("fails clearly when no webhook waits for an answer", async () => {
-    const err = await respondNode.execute({ config: {} as never, input: [], ctx: fakeCtx() }).catch((e) => e);
+    const err = await executeNode(respondNode, { config: {}, input: [], ctx: fakeCtx() }).catch((e) => e);
     expect(err).toMatchObject({
       code: "not_configured",
       message: "no webhook is waiting for a response (the run was not started by a sync webhook)",
@@ -36,14 +37,16 @@ describe("webhook.respond", () => {
   it("refuses cookies and security headers in its config, naming each header", async () => {
     const { webhook, sent } = responder();
     const headers = { "Set-Cookie": "sid=1", "content-security-policy": "default-src *", "x-ok": "1" };
-    const err = await respondNode
-      .execute({ config: { headers } as never, input: [], ctx: fakeCtx({ webhook }) })
-      .catch((e) => e);
+    const err = await executeNode(respondNode, {
+      config: { headers },
+      input: [],
+      ctx: fakeCtx({ webhook }),
+    }).catch((e) => e);
     const why =
       "webhook answers are served from the app's origin, so cookies, security and framing headers are the server's";
     expect(err).toMatchObject({
       code: "config_invalid",
-      message: `config.headers.Set-Cookie: a flow cannot set the Set-Cookie header: ${why}; config.headers.content-security-policy: a flow cannot set the content-security-policy header: ${why}`,
+      message: `node "n1" field "headers.Set-Cookie": a flow cannot set the Set-Cookie header: ${why}; field "headers.content-security-policy": a flow cannot set the content-security-policy header: ${why}`,
     });
     expect(sent).toEqual([]);
   });
@@ -51,13 +54,14 @@ describe("webhook.respond", () => {
   it("refuses an impossible or informational (1xx) status", async () => {
     for (const status of [99, 101]) {
       const { webhook } = responder();
-      const err = await respondNode
-        .execute({ config: { status } as never, input: [], ctx: fakeCtx({ webhook }) })
-        .catch((e) => e);
+      const err = await executeNode(respondNode, {
+        config: { status },
+        input: [],
+        ctx: fakeCtx({ webhook }),
+      }).catch((e) => e);
       expect(err).toMatchObject({
         code: "config_invalid",
-        message:
-          "config.status: a webhook answer's status must be 200–599: an informational (1xx) status would make the client or a proxy take the next answer on the connection for this one",
+        message: `node "n1" field "status": a webhook answer's status must be 200–599: an informational (1xx) status would make the client or a proxy take the next answer on the connection for this one`,
       });
     }
   });
