@@ -41,7 +41,6 @@ export async function createAgentServices(o: {
   http: HttpClient;
   memory: MemoryReader;
   log: Logger;
-  onTrace?: (trace: unknown) => void;
 }): Promise<AgentServices> {
   const definitions = await loadAgents(o.agentsDir, BUILTIN_TOOL_CATALOG);
   const llm = llmSettingsSchema.safeParse(await o.settings.get("llm.provider"));
@@ -71,7 +70,6 @@ export async function createAgentServices(o: {
     },
     channelCeilings: ceilings.success ? ceilings.data : { ...DEFAULT_CHANNEL_CEILINGS },
     concurrency: 8,
-    onTrace: o.onTrace,
     redact: apiKey ? [apiKey] : [],
   });
   o.log.info(

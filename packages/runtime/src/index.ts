@@ -1,6 +1,7 @@
 export * from "./auth";
 export { ConfigError, envSchema, parseConfig } from "./config";
 export type { Config } from "./config";
+export type { EventBus, HostEvents, RunFinished } from "./events";
 export { DataDirLockedError, lockDataDir } from "./data-dir-lock";
 export { createHost } from "./host";
 export type { Host } from "./host";

@@ -1,10 +1,10 @@
-import { EventEmitter } from "node:events";
 import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, type GuardedHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
+import { createEventBus, type RunFinished } from "./events";
 import type { Logger } from "./logger";
 import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
 import { createRunExecutor } from "./runs/executor";
@@ -38,8 +38,7 @@ export async function createServices(o: {
 }) {
   const { config, log, db } = o;
   const registry: NodeRegistry = nodeRegistry;
-  const events = new EventEmitter();
-  events.setMaxListeners(0);
+  const events = createEventBus();
   const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
   // The SSRF allow-list is a setting: rebuilding the client on change takes effect for the next request.
   let httpClient = createHttpClient({
@@ -80,11 +79,21 @@ export async function createServices(o: {
       http,
       memory: memory.reader,
       log,
-      onTrace: (trace) => events.emit("agent.trace", trace),
     });
     return agents;
   };
   await reloadAgents();
+
+  // The one place `run.finished` is emitted: queued runs finish in the worker, sync webhook runs inline.
+  const runFinished = (f: RunFinished) => events.emit("run.finished", f);
+  const runRow = db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
+    `SELECT flowId, channel FROM "Run" WHERE id = ?`,
+  );
+  /** A queued or parked run cancelled before a worker held it: no worker will say it finished. */
+  const cancelledUnclaimed = (runId: string) => {
+    const row = runRow.get(runId);
+    if (row) runFinished({ runId, status: "cancelled", ...row });
+  };
 
   const execute = createRunExecutor({
     flows: cache,
@@ -112,12 +121,7 @@ export async function createServices(o: {
     log,
     finishMany: (workerId, batch) => finishMany(workerId, batch),
     onFinished: (runId, outcome, run) => {
-      events.emit("run.finished", {
-        runId,
-        status: outcome.status,
-        flowId: run.flowId,
-        channel: run.channel,
-      });
+      runFinished({ runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
       responses.forget(runId);
     },
   });
@@ -161,7 +165,7 @@ export async function createServices(o: {
     onHealth: (flowId, h) => triggers.report(flowId, h),
   });
   triggers.setAdapter("cron", cron);
-  events.on("run.finished", (f: { flowId: string; channel: string }) => {
+  events.on("run.finished", (f) => {
     if (f.channel === "cron") cron.runFinished(f.flowId);
   });
 
@@ -200,12 +204,7 @@ export async function createServices(o: {
     responses,
     worker,
     onFinished: (run) => {
-      events.emit("run.finished", {
-        runId: run.id,
-        status: run.status,
-        flowId: run.flowId,
-        channel: "webhook",
-      });
+      runFinished({ runId: run.id, status: run.status, flowId: run.flowId, channel: "webhook" });
       triggers.report(run.flowId, { lastEventAt: new Date().toISOString() });
     },
   });
@@ -221,6 +220,7 @@ export async function createServices(o: {
   return {
     registry,
     events,
+    cancelledUnclaimed,
     vault,
     http,
     memory,

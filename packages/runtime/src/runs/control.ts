@@ -59,6 +59,7 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       const result = s.queue.requestCancel(runId);
       if (result === "not_found") throw new RunControlError("not_found", `run ${runId} not found`);
       if (result === "signalled") s.worker.abort(runId);
+      if (result === "cancelled") s.cancelledUnclaimed(runId);
       return { runId, result };
     },
 

@@ -1,6 +1,6 @@
 import { newId } from "@switchyard/db";
 import type { NodeDefinition, NodeRegistry } from "@switchyard/engine";
-import type { CompletedRun, RunQueue } from "../queue/types";
+import type { CompletedRun, RunOutcome, RunQueue } from "../queue/types";
 import type { WebhookResponse } from "../triggers/webhook/handler";
 import type { HookBinding } from "../triggers/webhook/registry";
 import type { RunExecutor, Worker } from "../worker/worker";
@@ -35,7 +35,7 @@ export interface InlineRunDeps {
   queue: RunQueue;
   responses: ResponseHub;
   worker: Worker;
-  onFinished(run: { id: string; flowId: string; status: string }): void;
+  onFinished(run: { id: string; flowId: string; status: RunOutcome["status"] }): void;
 }
 
 // Inline runs can't be cancelled (they end within the request), so they share one signal that never aborts.

@@ -1,5 +1,5 @@
-import type { EventEmitter } from "node:events";
 import type { RunProgressEvent } from "@switchyard/engine";
+import type { EventBus } from "@switchyard/runtime";
 import type { LiveFinished } from "@/components/runs/trace-model";
 
 /** A step as the live view needs it: the trace view's own finished-step shape. */
@@ -41,7 +41,7 @@ const key = (s: { nodeId: string; visit: number; attempt: number }) => `${s.node
  * steps until the next durable write, and never records a step that is still running, so a page that
  * connects mid-run gets this snapshot instead of waiting for the next event. Entries go when the run ends.
  */
-function createTracker(events: EventEmitter) {
+function createTracker(events: EventBus) {
   const runs = new Map<string, RunLive>();
   const of = (runId: string) => {
     let r = runs.get(runId);
@@ -51,7 +51,7 @@ function createTracker(events: EventEmitter) {
     }
     return r;
   };
-  events.on("run.event", (e: RunProgressEvent) => {
+  events.on("run.event", (e) => {
     if (e.type === "step.started")
       of(e.runId).started.set(key(e), { nodeId: e.nodeId, visit: e.visit, attempt: e.attempt, at: e.at });
     else if (e.type === "step.finished") {
@@ -60,7 +60,7 @@ function createTracker(events: EventEmitter) {
       r.finished.push(slimStep(e));
     }
   });
-  events.on("run.finished", ({ runId }: { runId: string }) => runs.delete(runId));
+  events.on("run.finished", ({ runId }) => runs.delete(runId));
   return {
     snapshot(runId: string) {
       const r = runs.get(runId);
@@ -69,10 +69,10 @@ function createTracker(events: EventEmitter) {
   };
 }
 
-const trackers = new WeakMap<EventEmitter, ReturnType<typeof createTracker>>();
+const trackers = new WeakMap<EventBus, ReturnType<typeof createTracker>>();
 
 /** The tracker for this host's events, created on first use (it only knows runs from then on). */
-export function liveSteps(events: EventEmitter) {
+export function liveSteps(events: EventBus) {
   let t = trackers.get(events);
   if (!t) {
     t = createTracker(events);

@@ -1,4 +1,5 @@
 import type { RunProgressEvent } from "@switchyard/engine";
+import type { RunFinished } from "@switchyard/runtime";
 import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
 import { liveSteps, slimStep } from "../../live-steps";
@@ -52,7 +53,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       const onEvent = (e: RunProgressEvent) => {
         if (e.runId === id && e.type !== "run.finished") send("step", slim(e));
       };
-      const onFinished = (e: { runId: string; status: string }) => {
+      const onFinished = (e: RunFinished) => {
         if (e.runId !== id) return;
         send("finished", { status: e.status });
         close();
