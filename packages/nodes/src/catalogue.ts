@@ -1,3 +1,4 @@
+import type { CatalogueEntry, JsonSchema } from "@switchyard/contracts/catalogue";
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
@@ -55,21 +56,6 @@ export function createRegistry(types: readonly AnyNodeType[]): NodeRegistry & { 
 
 export const registry = createRegistry(nodeTypes);
 
-export interface CatalogueEntry {
-  type: string;
-  typeVersion: number;
-  kind: "action" | "trigger";
-  title: string;
-  description: string;
-  category: string;
-  icon: string;
-  ports: readonly string[];
-  inputs: readonly string[];
-  /** JSON Schema of the config as the user writes it (fields with defaults are optional). */
-  configSchema: Record<string, unknown>;
-  example: unknown;
-}
-
 /** The catalogue the editor builds its palette and config forms from. Plain JSON. */
 export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueEntry[] {
   return types.map((t) => ({
@@ -80,12 +66,10 @@ export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueE
     description: t.description,
     category: t.category,
     icon: t.icon,
-    ports: t.ports,
-    inputs: t.kind === "action" ? t.inputs : [],
-    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as Record<
-      string,
-      unknown
-    >,
+    ports: [...t.ports],
+    inputs: t.kind === "action" ? [...t.inputs] : [],
+    // zod's JSON Schema type also allows `true`/`false` schemas; an object schema is what it writes here.
+    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as JsonSchema,
     example: t.example,
   }));
 }

@@ -4,7 +4,7 @@
  */
 import type { AnyNodeType, NodeRegistry } from "../contract";
 import { compileGraph, edgeId, type FlowGraph, reachableFrom } from "../flow/graph";
-import { FlowDefinition, type FlowNode } from "../flow/schema";
+import { FlowDefinition, type FlowNode } from "@switchyard/contracts/flow";
 import { checkNodeConfig } from "./config-check";
 
 export type ProblemCode =

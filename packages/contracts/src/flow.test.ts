@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flowJsonSchema, parseFlow } from "./schema";
+import { flowJsonSchema, parseFlow } from "./flow";
 
 describe("flow file format", () => {
   it("parses a minimal flow and fills defaults", () => {

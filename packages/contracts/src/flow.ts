@@ -1,6 +1,6 @@
 /**
- * The flow file format. zod is the single source of truth: TypeScript types, `parseFlow` and the
- * published JSON Schema all come from these definitions.
+ * The flow file format. zod is the single source of truth: TypeScript types, `parseFlow`, the published
+ * JSON Schema and the editor's defaults all come from these definitions (the engine re-exports them).
  */
 import { z } from "zod";
 
@@ -85,7 +85,8 @@ export type PinnedItem = z.infer<typeof PinnedItem>;
 export const FlowDefinition = z.object({
   nodes: z.array(FlowNode).max(5000),
   edges: z.array(FlowEdge).max(20_000).default([]),
-  settings: FlowSettings.default({ timezone: "UTC", maxRunMs: 300_000, concurrency: 4 }),
+  // prefault: an absent settings object is parsed as {}, so its defaults are written once (above).
+  settings: FlowSettings.prefault({}),
   notes: z.array(StickyNote).max(1000).default([]),
   /**
    * Node id → items the node answers with instead of executing, while editing ("pinned data").
