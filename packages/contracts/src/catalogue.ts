@@ -50,7 +50,7 @@ export const catalogueEntry = z.object({
   inputs: z.array(z.string()),
   /** JSON Schema of the config as the user writes it (fields with defaults are optional). */
   configSchema: z.custom<JsonSchema>(isPlainObject, "expected a JSON Schema object"),
-  /** An example config (docs, the palette's first values). */
-  example: z.unknown(),
+  /** An example config (docs, the catalogue round-trip test); JSON, as everything in the catalogue. */
+  example: z.json(),
 });
 export type CatalogueEntry = z.infer<typeof catalogueEntry>;

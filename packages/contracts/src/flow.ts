@@ -5,6 +5,7 @@
 import { z } from "zod";
 
 export const Position = z.object({ x: z.number(), y: z.number() });
+export type Position = z.infer<typeof Position>;
 
 export const RetryPolicy = z.object({
   /** Total attempts including the first one. */
@@ -98,6 +99,33 @@ export const FlowDefinition = z.object({
 export type FlowDefinition = z.infer<typeof FlowDefinition>;
 /** A flow as written in a file (defaults optional). */
 export type FlowDefinitionInput = z.input<typeof FlowDefinition>;
+
+/** Why a flow cannot be saved as is or run: what validation (the engine's `validateFlow`) reports. */
+export type ProblemCode =
+  | "flow_invalid"
+  | "duplicate_node_id"
+  | "duplicate_edge_id"
+  | "unknown_node_type"
+  | "unsupported_type_version"
+  | "config_invalid"
+  | "expression_invalid"
+  | "dangling_edge"
+  | "unknown_port"
+  | "cycle"
+  | "unreachable_node"
+  | "no_trigger"
+  | "multiple_triggers"
+  | "check_failed"
+  | "internal";
+
+export interface Problem {
+  code: ProblemCode | (string & {});
+  message: string;
+  nodeId?: string;
+  edgeId?: string;
+  /** Config field path (dotted) or flow file path for `flow_invalid`. */
+  field?: string;
+}
 
 export type ParseFlowResult =
   | { ok: true; flow: FlowDefinition }

@@ -1,4 +1,4 @@
-import type { CatalogueEntry, JsonSchema } from "@switchyard/contracts/catalogue";
+import { type CatalogueEntry, catalogueEntry } from "@switchyard/contracts/catalogue";
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
@@ -56,20 +56,21 @@ export function createRegistry(types: readonly AnyNodeType[]): NodeRegistry & { 
 
 export const registry = createRegistry(nodeTypes);
 
-/** The catalogue the editor builds its palette and config forms from. Plain JSON. */
+/** The catalogue the editor builds its palette and config forms from. Plain JSON, checked against its contract. */
 export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueEntry[] {
-  return types.map((t) => ({
-    type: t.type,
-    typeVersion: t.typeVersion,
-    kind: t.kind,
-    title: t.title,
-    description: t.description,
-    category: t.category,
-    icon: t.icon,
-    ports: [...t.ports],
-    inputs: t.kind === "action" ? [...t.inputs] : [],
-    // zod's JSON Schema type also allows `true`/`false` schemas; an object schema is what it writes here.
-    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as JsonSchema,
-    example: t.example,
-  }));
+  return types.map((t) =>
+    catalogueEntry.parse({
+      type: t.type,
+      typeVersion: t.typeVersion,
+      kind: t.kind,
+      title: t.title,
+      description: t.description,
+      category: t.category,
+      icon: t.icon,
+      ports: t.ports,
+      inputs: t.kind === "action" ? t.inputs : [],
+      configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }),
+      example: t.example,
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import type { RunProgressEvent } from "@switchyard/engine";
 import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
@@ -5,7 +6,6 @@ import { liveSteps, slimStep } from "../../live-steps";
 
 export const dynamic = "force-dynamic";
 
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
 const HEARTBEAT_MS = 15_000;
 
 const problem = (status: number, code: string, message: string) =>
@@ -73,7 +73,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       send("snapshot", tracker.snapshot(id));
       // Read the status again now that we listen: a run that finished in between must not leave us waiting.
       void host.runs.trace(id).then((now) => {
-        if (now && TERMINAL.includes(now.status)) {
+        if (now && isFinishedRunStatus(now.status)) {
           send("finished", { status: now.status });
           close();
         }
