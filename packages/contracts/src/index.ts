@@ -8,3 +8,4 @@ export * from "./catalogue";
 export * from "./flow";
 export * from "./runs";
 export * from "./triggers";
+export * from "./credentials";

@@ -28,12 +28,7 @@ export { noopNode } from "./flow/noop";
 export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
-export {
-  assertCredentialHost,
-  hostAllowed,
-  hostPatternProblem,
-  parseAllowedHosts,
-} from "./http/allowed-hosts";
+export { assertCredentialHost } from "./http/allowed-hosts";
 export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
 export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/ssrf";
