@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { finishedRunStatuses, isFinishedRunStatus, RunChannel, runStatuses, StepStatus } from "./runs";
+import {
+  finishedRunStatuses,
+  isFinishedRunStatus,
+  liveRunStatuses,
+  RunChannel,
+  runStatuses,
+  StepStatus,
+} from "./runs";
 
 describe("run channels and statuses", () => {
   it("lists the six channels a run can start from", () => {
@@ -9,7 +16,8 @@ describe("run channels and statuses", () => {
 
   it("tells finished statuses from live ones", () => {
     expect(runStatuses.filter(isFinishedRunStatus)).toEqual([...finishedRunStatuses]);
-    expect(["queued", "running", "waiting"].some(isFinishedRunStatus)).toBe(false);
+    expect(liveRunStatuses.some(isFinishedRunStatus)).toBe(false);
+    expect([...liveRunStatuses, ...finishedRunStatuses].sort()).toEqual([...runStatuses].sort());
   });
 
   it("knows the statuses a stored step can have", () => {

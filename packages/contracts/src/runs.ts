@@ -25,6 +25,9 @@ export const runStatuses = [
 export const RunStatus = z.enum(runStatuses);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/** Statuses of a run that is someone's work in progress. */
+export const liveRunStatuses = ["queued", "running", "waiting"] as const satisfies readonly RunStatus[];
+
 /** Statuses a run never leaves. */
 export const finishedRunStatuses = [
   "succeeded",
