@@ -86,8 +86,8 @@ export type PinnedItem = z.infer<typeof PinnedItem>;
 export const FlowDefinition = z.object({
   nodes: z.array(FlowNode).max(5000),
   edges: z.array(FlowEdge).max(20_000).default([]),
-  // prefault: an absent settings object is parsed as {}, so its defaults are written once (above).
-  settings: FlowSettings.prefault({}),
+  // The defaults of an absent settings object are FlowSettings' own, written once (above).
+  settings: FlowSettings.default(() => FlowSettings.parse({})),
   notes: z.array(StickyNote).max(1000).default([]),
   /**
    * Node id → items the node answers with instead of executing, while editing ("pinned data").
