@@ -12,6 +12,7 @@ import {
   type RunListQuery,
   sqlDate,
 } from "../packages/db/src/index";
+import { runChannels } from "../packages/contracts/src/runs";
 
 const N = Number(process.argv[2] ?? 100_000);
 const PAYLOAD = Number(process.argv[3] ?? 1024);
@@ -27,7 +28,6 @@ const statuses = [
   "cancelled",
   "waiting",
 ];
-const channels = ["manual", "webhook", "email", "cron", "api", "subflow"];
 
 const dir = mkdtempSync(join(tmpdir(), "sy-bench-runs-"));
 const db = openDatabase(join(dir, "switchyard.db"));
@@ -58,7 +58,7 @@ db.sql.transaction(() => {
       newId(),
       flowIds[i % flowIds.length],
       status,
-      channels[i % channels.length],
+      runChannels[i % runChannels.length],
       payload,
       at,
       error,

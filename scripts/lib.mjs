@@ -91,7 +91,9 @@ export function ensureInstalled() {
     "pnpm-lock.yaml",
     "pnpm-workspace.yaml",
     "apps/web/package.json",
-    ...["engine", "nodes", "agent", "memory", "db", "runtime"].map((p) => `packages/${p}/package.json`),
+    ...["contracts", "engine", "nodes", "agent", "memory", "db", "runtime"].map(
+      (p) => `packages/${p}/package.json`,
+    ),
   ];
   const installHash = hashFiles(manifests);
   if (!existsSync(path.join(root, "node_modules")) || !stampIsCurrent("install", installHash)) {

@@ -3,6 +3,7 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   // Workspace packages ship TypeScript source.
   transpilePackages: [
+    "@switchyard/contracts",
     "@switchyard/engine",
     "@switchyard/nodes",
     "@switchyard/agent",

@@ -1,9 +1,11 @@
 /**
  * The agent side of the node contract, structurally identical to AgentRunner / AgentRunRequest /
  * AgentRunResult in @switchyard/engine's contract.ts (agent does not depend on engine; a type test
- * keeps the two in step).
+ * keeps the two in step). Both take RunChannel from @switchyard/contracts.
  */
-export type RunChannel = "manual" | "webhook" | "email" | "cron" | "api" | "subflow";
+import type { RunChannel } from "@switchyard/contracts/runs";
+
+export type { RunChannel };
 
 export interface AgentRunRequest {
   agentRef: string;

@@ -2,7 +2,10 @@
  * The node contract: what the executor hands a node and what it gets back.
  * Node packages implement it; the executor consumes it. Nothing here does I/O.
  */
+import type { RunChannel } from "@switchyard/contracts/runs";
 import type { z } from "zod";
+
+export type { RunChannel };
 
 /** Reference to binary data stored by the host (never inline bytes in items). */
 export interface BinaryRef {
@@ -17,9 +20,6 @@ export interface Item {
   json: Record<string, unknown>;
   binary?: Record<string, BinaryRef>;
 }
-
-/** What started a run; also decides the agent tool policy ceiling. */
-export type RunChannel = "manual" | "webhook" | "email" | "cron" | "api" | "subflow";
 
 export interface RunInfo {
   id: string;

@@ -10,7 +10,8 @@ export * from "./expressions/evaluator";
 export * from "./expressions/resolve";
 export * from "./expressions/template";
 export * from "./flow/graph";
-export * from "./flow/schema";
+// The flow model lives in @switchyard/contracts (zod only, also read by the web app); re-exported unchanged.
+export * from "@switchyard/contracts/flow";
 export * from "./validate/config-check";
 export * from "./validate/validate-flow";
 export * from "./expressions/raw-fields";

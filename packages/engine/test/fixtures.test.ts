@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InMemoryStepStore } from "../src/executor/step-store";
 import { runFlow } from "../src/executor/run-flow";
-import { parseFlow } from "../src/flow/schema";
+import { parseFlow } from "@switchyard/contracts/flow";
 import { validateFlow } from "../src/validate/validate-flow";
 import { createTestRegistry } from "./registry";
 

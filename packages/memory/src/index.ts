@@ -1,14 +1,3 @@
-export {
-  type CapOptions,
-  type CapResult,
-  capChars,
-  capUserFile,
-  charLength,
-  firstChars,
-  MAX_RESULT_CHARS,
-  TRUNCATION_MARKER,
-  USER_FILE_MAX_CHARS,
-} from "./cap";
 export { type BlendPart, createBlendedEmbedder } from "./embed/blend";
 export { createDefaultEmbedder } from "./embed/default";
 export type { Embedder } from "./embed/embedder";

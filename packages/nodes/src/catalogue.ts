@@ -1,3 +1,4 @@
+import { type CatalogueEntry, catalogueEntry } from "@switchyard/contracts/catalogue";
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
@@ -55,37 +56,21 @@ export function createRegistry(types: readonly AnyNodeType[]): NodeRegistry & { 
 
 export const registry = createRegistry(nodeTypes);
 
-export interface CatalogueEntry {
-  type: string;
-  typeVersion: number;
-  kind: "action" | "trigger";
-  title: string;
-  description: string;
-  category: string;
-  icon: string;
-  ports: readonly string[];
-  inputs: readonly string[];
-  /** JSON Schema of the config as the user writes it (fields with defaults are optional). */
-  configSchema: Record<string, unknown>;
-  example: unknown;
-}
-
-/** The catalogue the editor builds its palette and config forms from. Plain JSON. */
+/** The catalogue the editor builds its palette and config forms from. Plain JSON, checked against its contract. */
 export function catalogue(types: readonly AnyNodeType[] = nodeTypes): CatalogueEntry[] {
-  return types.map((t) => ({
-    type: t.type,
-    typeVersion: t.typeVersion,
-    kind: t.kind,
-    title: t.title,
-    description: t.description,
-    category: t.category,
-    icon: t.icon,
-    ports: t.ports,
-    inputs: t.kind === "action" ? t.inputs : [],
-    configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }) as Record<
-      string,
-      unknown
-    >,
-    example: t.example,
-  }));
+  return types.map((t) =>
+    catalogueEntry.parse({
+      type: t.type,
+      typeVersion: t.typeVersion,
+      kind: t.kind,
+      title: t.title,
+      description: t.description,
+      category: t.category,
+      icon: t.icon,
+      ports: t.ports,
+      inputs: t.kind === "action" ? t.inputs : [],
+      configSchema: z.toJSONSchema(t.config, { io: "input", unrepresentable: "any" }),
+      example: t.example,
+    }),
+  );
 }

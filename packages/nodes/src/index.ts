@@ -1,5 +1,5 @@
 export { agentNode } from "./agent/agent";
-export { type CatalogueEntry, catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
+export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
 export { setNode } from "./data/set";
@@ -28,35 +28,27 @@ export { noopNode } from "./flow/noop";
 export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
-export {
-  assertCredentialHost,
-  hostAllowed,
-  hostPatternProblem,
-  parseAllowedHosts,
-} from "./http/allowed-hosts";
+export { assertCredentialHost } from "./http/allowed-hosts";
 export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
 export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/ssrf";
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
+export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
+export { emailTrigger } from "./triggers/email";
+export { manualTrigger } from "./triggers/manual";
+export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
+// The trigger schemas live in @switchyard/contracts; re-exported for the runtime's trigger listeners,
+// which import them from here until they switch to contracts.
 export {
   type CronPayload,
-  type CronProblem,
   cronPayload,
-  cronProblem,
-  cronTrigger,
-  isTimeZone,
-} from "./triggers/cron";
-export { emailPayload, emailTrigger } from "./triggers/email";
-export { manualTrigger } from "./triggers/manual";
-export {
+  emailPayload,
   type WebhookAuth,
   webhookConfig,
   webhookPayload,
-  webhookSignatureHeader,
-  webhookTrigger,
-} from "./triggers/webhook";
+} from "@switchyard/contracts/triggers";
 export type { NodeArgs } from "./types";
 export {
   forbiddenResponseHeaders,

@@ -14,8 +14,10 @@ export { exampleFlow, seedFirstStart } from "./seed";
 export { version } from "./version";
 export { llmSettingsSchema } from "./agents";
 export type { LlmSettings } from "./agents";
-export { CredentialError, credentialTypes } from "./secrets/vault";
+// The web app reads credential types through the runtime (#19: it may import @switchyard/contracts).
+export { type CredentialType, credentialTypes } from "@switchyard/contracts/credentials";
+export { CredentialError } from "./secrets/vault";
 export { CronConfigError, describeSchedule } from "./triggers/cron";
 // The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
 export { assertCredentialHost } from "@switchyard/nodes";
-export type { CredentialType, Vault } from "./secrets/vault";
+export type { Vault } from "./secrets/vault";

@@ -3,7 +3,7 @@
  * arguments are parsed and validated, and only then is the tool executed. Refusals and errors go
  * back to the model as tool results; nothing denied, hidden or unknown ever runs.
  */
-import { capChars } from "@switchyard/memory/cap";
+import { capChars } from "@switchyard/contracts/cap";
 import type { ToolCall } from "../llm/provider";
 import type { ToolPolicySession } from "../policy/session";
 import type { Tool, ToolContext } from "../tools/tool";

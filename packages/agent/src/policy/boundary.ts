@@ -1,5 +1,5 @@
 /** The `## Tool Policy Boundary` prompt section of spec/POLICY.md, bounded in UTF-8 bytes. */
-import { capChars, utf8Length } from "@switchyard/memory/cap";
+import { capChars, utf8Length } from "@switchyard/contracts/cap";
 import type { ToolPolicySession } from "./session";
 
 export { utf8Length };

@@ -2,7 +2,7 @@
  * The user-role run message of an agent node (spec/AGENTS.md §2): input-context block → JSON
  * instruction → prompt, joined by a blank line. The input context is untrusted data, fenced.
  */
-import { capChars } from "@switchyard/memory/cap";
+import { capChars } from "@switchyard/contracts/cap";
 
 export const INPUT_CONTEXT_MAX_BYTES = 50_000;
 export const INPUT_TRUNCATION_MARK = "\n…(truncated)";

@@ -3,7 +3,7 @@
  * MEMORY.md → [memory context] → tool catalogue → runtime block → policy boundary. No clocks or
  * random ids: the same inputs give the same bytes, so provider prefix caches hit.
  */
-import { capUserFile, USER_FILE_MAX_CHARS } from "@switchyard/memory/cap";
+import { capUserFile, USER_FILE_MAX_CHARS } from "@switchyard/contracts/cap";
 import type { AgentDefinition } from "../definitions/schema";
 import { renderToolPolicyBoundary } from "../policy/boundary";
 import type { ToolPolicySession } from "../policy/session";

@@ -3,7 +3,7 @@
  * query the allowed memory tools with the task + data, compose a source-tagged answer. Tool calls
  * still go through the policy session, so a restricted channel restricts this mode too.
  */
-import { firstChars } from "@switchyard/memory/cap";
+import { firstChars } from "@switchyard/contracts/cap";
 import type { ToolCall } from "../llm/provider";
 import { dispatchToolCall } from "../loop/tool-dispatch";
 import type { ToolCallTrace } from "../loop/trace";

@@ -3,7 +3,7 @@
  * session → system prompt → loop (or retrieval-only) → max_result_chars → trace.
  */
 import { randomUUID } from "node:crypto";
-import { capChars } from "@switchyard/memory/cap";
+import { capChars } from "@switchyard/contracts/cap";
 import type { AgentDefinition, ModelHint } from "../definitions/schema";
 import type { LlmProvider, TokenUsage } from "../llm/provider";
 import { runAgentLoop } from "../loop/agent-loop";

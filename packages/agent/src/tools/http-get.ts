@@ -2,7 +2,7 @@
  * `http_get`: fetch one URL for the researcher. The host's HttpClient enforces the SSRF guard;
  * this tool only shapes the request and bounds what goes back into the model's context.
  */
-import { capChars } from "@switchyard/memory/cap";
+import { capChars } from "@switchyard/contracts/cap";
 import { z } from "zod";
 import type { Tool } from "./tool";
 

@@ -1,3 +1,4 @@
+import { liveRunStatuses } from "@switchyard/contracts/runs";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
 export type RunSort = "newest" | "oldest" | "duration";
@@ -39,7 +40,6 @@ export interface RunListQuery {
 }
 
 /** Statuses a run can still leave; a list showing any of them is worth refreshing. */
-export const liveRunStatuses = ["queued", "running", "waiting"] as const;
 
 const listSelect = {
   id: true,

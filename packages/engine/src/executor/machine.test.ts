@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestRegistry } from "../../test/registry";
 import { compileGraph } from "../flow/graph";
-import { FlowDefinition } from "../flow/schema";
+import { FlowDefinition } from "@switchyard/contracts/flow";
 import { createRunState, step } from "./machine";
 import type { Effect } from "./types";
 

@@ -13,7 +13,7 @@ import type {
 import { NodeError, NonRetryableError, toNodeError } from "../errors";
 import { splitRawFields } from "../expressions/raw-fields";
 import { hasExpressions, resolveConfig } from "../expressions/resolve";
-import type { FlowNode } from "../flow/schema";
+import type { FlowNode } from "@switchyard/contracts/flow";
 import { migrateConfig } from "../validate/config-check";
 import type { PartialResult } from "./types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestRegistry } from "../../test/registry";
-import { FlowDefinition } from "../flow/schema";
+import { FlowDefinition } from "@switchyard/contracts/flow";
 import { runFlow } from "./run-flow";
 
 const flow = FlowDefinition.parse({

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from "../flow/schema";
+import type { RetryPolicy } from "@switchyard/contracts/flow";
 
 /**
  * Delay before retry number `attempt + 1`, after `attempt` failed attempts (attempt >= 1).

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { createTestRegistry, type TestRegistry } from "../../test/registry";
 import type { NodeDefinition, NodeRegistry } from "../contract";
-import { FlowDefinition } from "../flow/schema";
+import { FlowDefinition } from "@switchyard/contracts/flow";
 import { type RunFlowOptions, type RunProgressEvent, runFlow } from "./run-flow";
 import { InMemoryStepStore } from "./step-store";
 import type { StepRecord } from "./types";

@@ -13,7 +13,7 @@ import type {
 import { NodeError, type NodeErrorInfo } from "../errors";
 import { createExpressionEvaluator } from "../expressions/evaluator";
 import { compileGraph, type FlowGraph } from "../flow/graph";
-import type { FlowDefinition } from "../flow/schema";
+import type { FlowDefinition } from "@switchyard/contracts/flow";
 import { type ValidateOptions, validateFlow } from "../validate/validate-flow";
 import { createRunState, step } from "./machine";
 import { type NodeOutcome, runNode } from "./node-runner";

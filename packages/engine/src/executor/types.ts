@@ -2,10 +2,14 @@
  * Data shapes of the executor: the run state, the events fed to `step`, the effects it asks the driver
  * to perform, and the durable step record. All plain data.
  */
+import type { RunStatus as StoredRunStatus, StepStatus } from "@switchyard/contracts/runs";
 import type { Item } from "../contract";
 import type { NodeErrorInfo } from "../errors";
 
-export type RunStatus = "succeeded" | "failed" | "cancelled" | "timed_out" | "waiting";
+export type { StepStatus };
+
+/** How one execution slice ends: a stored run status other than `queued` and `running`. */
+export type RunStatus = Exclude<StoredRunStatus, "queued" | "running">;
 
 export type NodeStatus =
   | "pending"
@@ -118,8 +122,6 @@ export type Effect =
   | { type: "wait"; nodeId: string; visit: number; until: string }
   | { type: "abort"; nodeId: string; visit: number; code: "cancelled" | "timeout" }
   | { type: "finish"; status: RunStatus; error?: NodeErrorInfo; resumeAt?: string };
-
-export type StepStatus = "succeeded" | "failed" | "skipped" | "waiting";
 
 /** The durable checkpoint of one step. `stepId` (`<nodeId>#<visit>`) is the memoisation key on resume. */
 export interface StepRecord extends StepOutcome {

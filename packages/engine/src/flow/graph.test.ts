@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestRegistry } from "../../test/registry";
 import { compileGraph } from "./graph";
-import { FlowDefinition } from "./schema";
+import { FlowDefinition } from "@switchyard/contracts/flow";
 
 const graphOf = (nodes: [string, string][], edges: [string, string, string?][]) =>
   compileGraph(

@@ -4,7 +4,7 @@
  * and each loop node's body.
  */
 import type { AnyNodeType, NodeRegistry } from "../contract";
-import type { FlowDefinition, FlowNode } from "./schema";
+import type { FlowDefinition, FlowNode } from "@switchyard/contracts/flow";
 
 export interface GraphEdge {
   /** Position in `flow.edges`; the stable key of the edge inside a run. */

@@ -8,7 +8,7 @@ import { checkExpressionSyntax } from "../expressions/evaluator";
 import { splitRawFields } from "../expressions/raw-fields";
 import { collectExpressions } from "../expressions/resolve";
 import { isExpressionString, parseConfigString } from "../expressions/template";
-import type { FlowNode } from "../flow/schema";
+import type { FlowNode } from "@switchyard/contracts/flow";
 import type { Problem } from "./validate-flow";
 
 /** Brings a config saved with an older typeVersion up to date; throws a NodeError when impossible. */

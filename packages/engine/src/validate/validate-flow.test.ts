@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestRegistry } from "../../test/registry";
-import type { FlowDefinitionInput } from "../flow/schema";
-import { FlowDefinition } from "../flow/schema";
+import type { FlowDefinitionInput } from "@switchyard/contracts/flow";
+import { FlowDefinition } from "@switchyard/contracts/flow";
 import { validateFlow } from "./validate-flow";
 
 const registry = createTestRegistry();

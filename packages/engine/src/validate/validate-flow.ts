@@ -4,34 +4,10 @@
  */
 import type { AnyNodeType, NodeRegistry } from "../contract";
 import { compileGraph, edgeId, type FlowGraph, reachableFrom } from "../flow/graph";
-import { FlowDefinition, type FlowNode } from "../flow/schema";
+import { FlowDefinition, type FlowNode, type Problem, type ProblemCode } from "@switchyard/contracts/flow";
 import { checkNodeConfig } from "./config-check";
 
-export type ProblemCode =
-  | "flow_invalid"
-  | "duplicate_node_id"
-  | "duplicate_edge_id"
-  | "unknown_node_type"
-  | "unsupported_type_version"
-  | "config_invalid"
-  | "expression_invalid"
-  | "dangling_edge"
-  | "unknown_port"
-  | "cycle"
-  | "unreachable_node"
-  | "no_trigger"
-  | "multiple_triggers"
-  | "check_failed"
-  | "internal";
-
-export interface Problem {
-  code: ProblemCode | (string & {});
-  message: string;
-  nodeId?: string;
-  edgeId?: string;
-  /** Config field path (dotted) or flow file path for `flow_invalid`. */
-  field?: string;
-}
+export type { Problem, ProblemCode };
 
 export interface ValidateOptions {
   /** Extra per-node checks (the agent package flags unknown `agent_ref`s here). */

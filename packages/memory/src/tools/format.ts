@@ -1,4 +1,4 @@
-import { firstChars } from "../cap";
+import { firstChars } from "@switchyard/contracts/cap";
 import type { MemoryItem } from "../types";
 
 /** One line per hit: collapse whitespace so multi-line notes don't break the list. */

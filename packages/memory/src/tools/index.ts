@@ -1,4 +1,4 @@
-import { capUserFile } from "../cap";
+import { capUserFile } from "@switchyard/contracts/cap";
 import type { MemoryReader } from "../read/reader";
 import { memoryFlavourTool } from "./memory-flavour";
 import { memoryHybridSearchTool } from "./memory-hybrid-search";

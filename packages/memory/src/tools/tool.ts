@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { capChars, MAX_RESULT_CHARS } from "../cap";
+import { capChars, MAX_RESULT_CHARS } from "@switchyard/contracts/cap";
 
 /** Neutral tool shape; the agent package adapts it to its own tool interface. */
 export interface MemoryTool {

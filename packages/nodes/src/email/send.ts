@@ -1,3 +1,4 @@
+import { smtpCredentialFields } from "@switchyard/contracts/credentials";
 import type { NodeContext } from "@switchyard/engine";
 import nodemailer from "nodemailer";
 import { z } from "zod";
@@ -13,16 +14,11 @@ const addressList = z
   .union([z.string().min(3), z.array(z.string().min(3)).min(1)])
   .refine((v) => (Array.isArray(v) ? v : [v]).every((a) => a.includes("@")), "every address needs an @");
 
-/** Fields an SMTP credential must hold (credential data is all strings). */
-const smtpCredential = z.object({
-  host: z.string().min(1),
-  port: z.coerce.number().int().min(1).max(65_535).default(587),
-  secure: z.enum(["true", "false"]).default("false"),
-  user: z.string().optional(),
-  pass: z.string().optional(),
-  from: z.string().min(3),
-  allowedHosts: z.string().optional(),
-});
+/**
+ * The stored SMTP credential's fields (credential data is all strings). Its allowed hosts are checked by
+ * assertCredentialHost, which refuses with policy_denied and says how to fix an older credential.
+ */
+const smtpCredential = smtpCredentialFields.omit({ allowedHosts: true });
 
 const attachmentShape = z.array(
   z.object({
@@ -43,7 +39,7 @@ async function smtpSettings(credentialId: string, ctx: NodeContext) {
     });
   }
   assertCredentialHost(credentialId, data, parsed.data.host, ctx.nodeId);
-  return parsed.data;
+  return { ...parsed.data, port: Number(parsed.data.port) };
 }
 
 /**

@@ -1,40 +1,45 @@
+import { isIpLiteral as patternIsIp } from "@switchyard/contracts/credentials";
 import { describe, expect, it } from "vitest";
-import { hostAllowed, hostPatternProblem, parseAllowedHosts } from "./allowed-hosts";
+import { assertCredentialHost } from "./allowed-hosts";
+import { isIpLiteral } from "./ssrf";
 
 describe("credential allowed hosts", () => {
-  it("splits the stored field on commas, spaces and new lines, lower-cased", () => {
-    expect(parseAllowedHosts(" API.example.com,*.Example.org\n10.0.0.1  [::1] ")).toEqual([
-      "api.example.com",
-      "*.example.org",
+  it("reads IP literals in host patterns as the SSRF guard (ipaddr.js) does, zone ids aside", () => {
+    const corpus = [
       "10.0.0.1",
+      "0.0.0.0",
+      "256.1.1.1",
+      "1.2.3",
+      "010.1.1.1",
+      "::",
       "::1",
-    ]);
-    expect(parseAllowedHosts(undefined)).toEqual([]);
+      "[::1]",
+      "1::",
+      "::ffff:10.0.0.1",
+    ];
+    corpus.push(
+      "2001:db8:0:0:0:0:2:1",
+      "2001:db8::2:1::",
+      "12345::",
+      "fe80::1",
+      "example.com",
+      "a:b",
+      "1:2:3:4:5:6:7:8:9",
+    );
+    for (const host of corpus) expect([host, patternIsIp(host)]).toEqual([host, isIpLiteral(host)]);
+    // ipaddr.js accepts a zone id; no URL host carries one, so a pattern with it could never match.
+    expect([isIpLiteral("fe80::1%eth0"), patternIsIp("fe80::1%eth0")]).toEqual([true, false]);
   });
 
-  it("matches a host exactly, and a wildcard only on subdomains, never on look-alikes", () => {
-    const list = ["api.example.com", "*.example.org"];
-    expect(hostAllowed("API.example.com.", list)).toBe(true);
-    expect(hostAllowed("a.b.example.org", list)).toBe(true);
-    expect(hostAllowed("example.org", list)).toBe(false);
-    expect(hostAllowed("evil-example.org", list)).toBe(false);
-    expect(hostAllowed("api.example.com.evil.test", list)).toBe(false);
-    expect(hostAllowed("[::1]", ["::1"])).toBe(true);
-  });
-
-  it("names what is wrong with an unusable pattern", () => {
-    expect(hostPatternProblem("https://api.example.com")).toBe(
-      '"https://api.example.com" is not a host name (no scheme, path or user)',
+  it("refuses to send a credential with no allowed hosts, saying how to fix it", () => {
+    expect(() => assertCredentialHost("c1", { token: "t" }, "api.example.com", "n")).toThrow(
+      'credential "c1" has no allowed hosts, so it is sent nowhere: edit the credential (Settings › Credentials) and add the hosts it may be sent to',
     );
-    expect(hostPatternProblem("api.example.com:443")).toBe(
-      '"api.example.com:443" has a port; give the host only',
+    expect(() =>
+      assertCredentialHost("c1", { allowedHosts: "*.example.com" }, "API.Example.com.", "n"),
+    ).not.toThrow();
+    expect(() => assertCredentialHost("c1", { allowedHosts: "api.example.com" }, "Evil.test.", "n")).toThrow(
+      'credential "c1" may not be sent to evil.test: its allowed hosts are api.example.com',
     );
-    expect(hostPatternProblem("*")).toBe('"*" may use * only as its first label, as in *.example.com');
-    expect(hostPatternProblem("*.com")).toBe('"*.com" is too broad; name a domain, as in *.example.com');
-    expect(hostPatternProblem("a.*.example.com")).toBe(
-      '"a.*.example.com" may use * only as its first label, as in *.example.com',
-    );
-    expect(hostPatternProblem("*.example.com")).toBeNull();
-    expect(hostPatternProblem("127.0.0.1")).toBeNull();
   });
 });

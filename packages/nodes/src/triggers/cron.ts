@@ -1,5 +1,5 @@
 import cron from "node-cron";
-import { z } from "zod";
+import { cronConfigShape, cronPayload } from "@switchyard/contracts/triggers";
 import { defineTrigger } from "../define";
 
 /** A cron configuration mistake: which field is wrong and why. */
@@ -64,38 +64,11 @@ export function cronProblem(expression: string, timezone?: string): CronProblem 
   return undefined;
 }
 
-export const cronConfig = z
-  .object({
-    expression: z
-      .string()
-      .min(1)
-      .describe("Cron expression with 5 fields (minute first) or 6 (seconds first)"),
-    timezone: z.string().optional().describe("IANA time zone, e.g. Europe/Berlin (default: the flow's)"),
-    overlap: z
-      .enum(["skip", "queue", "allow"])
-      .default("skip")
-      .describe("What to do when the previous run is still going"),
-    missed: z
-      .enum(["skip", "run_once"])
-      .default("skip")
-      .describe("What to do about fire times missed while the server was down"),
-  })
-  .superRefine((c, ctx) => {
-    const problem = cronProblem(c.expression, c.timezone);
-    if (problem) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
-  });
-
-/** What a scheduled run receives as its trigger item; the scheduler builds exactly this. */
-export const cronPayload = z
-  .object({
-    scheduledAt: z.string().describe("ISO time (UTC) of the schedule slot the run belongs to"),
-    firedAt: z.string().describe("ISO time (UTC) the run was admitted"),
-    expression: z.string().describe("The cron expression"),
-    timezone: z.string().describe("The IANA time zone the expression was read in"),
-    missed: z.boolean().describe("True for the one catch-up run after downtime (missed: run_once)"),
-  })
-  .strict();
-export type CronPayload = z.infer<typeof cronPayload>;
+/** The contracts' schedule shape plus node-cron's own check, the one save time and activation share. */
+export const cronConfig = cronConfigShape.superRefine((c, ctx) => {
+  const problem = cronProblem(c.expression, c.timezone);
+  if (problem) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+});
 
 /** Runs the flow on a schedule. */
 export const cronTrigger = defineTrigger({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { manualConfig, runPayload } from "@switchyard/contracts/triggers";
 import { defineTrigger } from "../define";
 
 /** Started by a person from the editor or the API; the payload is whatever they send. */
@@ -9,12 +9,7 @@ export const manualTrigger = defineTrigger({
   description: "Starts the flow when someone runs it from the editor or the API.",
   icon: "play",
   channel: "manual",
-  config: z.object({
-    samplePayload: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe("Sample payload used when the flow is run from the editor"),
-  }),
+  config: manualConfig,
   example: { samplePayload: { name: "Ada" } },
-  payload: z.record(z.string(), z.unknown()).describe("The JSON object given when the run was started"),
+  payload: runPayload,
 });

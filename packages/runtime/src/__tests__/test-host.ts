@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import { parseConfig } from "../config";
 import { createHost, type Host } from "../host";
 import { createHttpServer, listen } from "../http/server";
@@ -40,7 +41,7 @@ export async function waitForRun(host: Host, runId: string, timeoutMs = 10_000) 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const run = await host.runs.get(runId);
-    if (run && ["succeeded", "failed", "cancelled", "timed_out"].includes(run.status)) return run;
+    if (run && isFinishedRunStatus(run.status)) return run;
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${run?.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }

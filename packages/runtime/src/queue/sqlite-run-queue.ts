@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import { newId, sqlDate } from "@switchyard/db";
 import type { Admission, ClaimedRun, ClaimOptions, NewRun, RunQueue } from "./types";
 
@@ -251,7 +252,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     requestCancel(runId) {
       const row = statusOf.get(runId) as { status: string } | undefined;
       if (!row) return "not_found";
-      if (["succeeded", "failed", "cancelled", "timed_out"].includes(row.status)) return "already_finished";
+      if (isFinishedRunStatus(row.status)) return "already_finished";
       if (cancelQueued.run(sqlDate(now()), runId).changes === 1) return "cancelled";
       cancelRequested.add(runId);
       return "signalled";

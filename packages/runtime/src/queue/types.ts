@@ -1,7 +1,8 @@
-import type { RunChannel } from "@switchyard/engine";
+import { finishedRunStatuses, type RunChannel, type RunStatus } from "@switchyard/contracts/runs";
 
-export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "timed_out";
-export const terminalStatuses: readonly RunStatus[] = ["succeeded", "failed", "cancelled", "timed_out"];
+export type { RunStatus };
+/** The REST API's run queries read the finished statuses under this name (#19: switch them to contracts). */
+export const terminalStatuses = finishedRunStatuses;
 
 export interface NewRun {
   flowId: string;

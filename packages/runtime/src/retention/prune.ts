@@ -1,10 +1,11 @@
 import type Database from "better-sqlite3";
+import { finishedRunStatuses } from "@switchyard/contracts/runs";
 import { sqlDate } from "@switchyard/db";
 import { effectiveRule, isEmptyRule, type RetentionPolicy } from "./policy";
 
 const DAY_MS = 86_400_000;
 /** Only finished runs are ever pruned: queued, running and waiting runs are someone's work in progress. */
-const FINISHED = ["succeeded", "failed", "cancelled", "timed_out"] as const;
+const FINISHED = finishedRunStatuses;
 const FAILED = ["failed", "timed_out"] as const;
 const NOT_FAILED = FINISHED.filter((s) => !(FAILED as readonly string[]).includes(s));
 

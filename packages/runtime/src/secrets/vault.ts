@@ -1,55 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type CredentialType, credentialTypes, parseAllowedHosts } from "@switchyard/contracts/credentials";
 import { newId, type PrismaClient } from "@switchyard/db";
 import type { SecretsReader } from "@switchyard/engine";
-import { hostAllowed, hostPatternProblem, parseAllowedHosts } from "@switchyard/nodes";
-import { z } from "zod";
-
-/**
- * Where an outbound credential may be sent: host patterns (`api.example.com`, `*.example.com`),
- * comma-separated like every credential value. Nodes and the LLM provider refuse any other host.
- */
-const allowedHosts = z
-  .string()
-  .superRefine((raw, ctx) => {
-    const patterns = parseAllowedHosts(raw);
-    if (patterns.length === 0)
-      ctx.addIssue({
-        code: "custom",
-        message: "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
-      });
-    for (const p of patterns) {
-      const problem = hostPatternProblem(p);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }
-  })
-  .describe("Hosts this credential may be sent to (comma-separated; *.example.com for subdomains)");
-
-/** Credential types and their fields; values are always strings and never leave the server. */
-export const credentialTypes = {
-  httpHeader: z.object({ name: z.string().min(1), value: z.string().min(1), allowedHosts }),
-  httpBearer: z.object({ token: z.string().min(1), allowedHosts }),
-  httpBasic: z.object({ user: z.string().min(1), password: z.string(), allowedHosts }),
-  smtp: z
-    .object({
-      host: z.string().min(1),
-      port: z.string().regex(/^\d+$/),
-      secure: z.enum(["true", "false"]).default("false"),
-      user: z.string().default(""),
-      pass: z.string().default(""),
-      from: z.string().min(3),
-      allowedHosts,
-    })
-    .refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
-      path: ["allowedHosts"],
-      error: (i) => `the SMTP host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
-    }),
-  // Inbound only (checked against requests that arrive), so it is never sent anywhere: no hosts.
-  webhookSecret: z.object({ secret: z.string().min(1) }),
-  llmProvider: z.object({ apiKey: z.string().min(1), allowedHosts }),
-} as const;
-export type CredentialType = keyof typeof credentialTypes;
+import type { z } from "zod";
 
 export class CredentialError extends Error {
   override name = "CredentialError";

@@ -10,7 +10,8 @@ import { NodeRunData, PinnedData } from "./RunData";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
 import { TriggerInfo } from "./TriggerInfo";
-import { type EditorNode, shortMessage } from "./types";
+import type { FlowNode } from "@switchyard/contracts";
+import { shortMessage } from "./types";
 
 export function ConfigPanel() {
   const selection = useEditor((s) => s.selection);
@@ -28,7 +29,7 @@ export function ConfigPanel() {
   );
 }
 
-function NodeConfig({ node }: { node: EditorNode }) {
+function NodeConfig({ node }: { node: FlowNode }) {
   const entry = useEditor((s) => s.catalogue.get(node.type));
   const problems = useEditor((s) => s.problems);
   const nodeIds = useEditor((s) => s.doc.nodes).map((n) => n.id);
@@ -52,7 +53,7 @@ function NodeConfig({ node }: { node: EditorNode }) {
     (p) => !p.field || ![...shownOnFields].some((k) => p.field === k || p.field?.startsWith(`${k}.`)),
   );
 
-  const edit = (patch: (n: EditorNode) => EditorNode, key: string) =>
+  const edit = (patch: (n: FlowNode) => FlowNode, key: string) =>
     useEditor.getState().edit((doc) => updateNode(doc, node.id, patch), `${node.id}:${key}`);
 
   return (

@@ -14,7 +14,6 @@ import { Notice } from "./Notice";
 import { Palette } from "./Palette";
 import { isDirty, useEditor } from "./store";
 import { Toolbar } from "./Toolbar";
-import type { CatalogueEntry } from "./types";
 import { useRunFollower } from "./use-run-follower";
 import { usePinRun } from "./use-pin-run";
 import { useRunner } from "./use-runner";
@@ -67,7 +66,7 @@ function EditorBody({ flowId }: { flowId: string }) {
     };
   }, []);
   useEffect(() => {
-    if (catalogue.data) useEditor.getState().setCatalogue(catalogue.data as unknown as CatalogueEntry[]);
+    if (catalogue.data) useEditor.getState().setCatalogue(catalogue.data);
   }, [catalogue.data]);
 
   const doc = useEditor((s) => s.doc);
@@ -86,7 +85,7 @@ function EditorBody({ flowId }: { flowId: string }) {
     if (loadedFlow !== flowId) return;
     let stale = false;
     const timer = setTimeout(() => {
-      validateAsync({ definition: toDefinition(deferredDoc) as unknown as Record<string, unknown> })
+      validateAsync({ definition: toDefinition(deferredDoc) })
         .then((r) => !stale && useEditor.getState().setProblems(r.problems))
         .catch(() => undefined);
     }, VALIDATE_DEBOUNCE_MS);
@@ -103,7 +102,7 @@ function EditorBody({ flowId }: { flowId: string }) {
     try {
       const saved = await saveAsync({
         id: flowId,
-        definition: definition as unknown as Record<string, unknown>,
+        definition,
       });
       const s = useEditor.getState();
       s.markSaved(definition);

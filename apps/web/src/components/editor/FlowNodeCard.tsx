@@ -6,7 +6,8 @@ import { inputsOf, outputsOf } from "./doc-ops";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import type { FlowRfNode } from "./rf-adapter";
 import { useEditor } from "./store";
-import { type NodeRunStatus, type Problem, shortMessage } from "./types";
+import type { Problem } from "@switchyard/contracts";
+import { type NodeRunStatus, shortMessage } from "./types";
 
 const statusStyle: Record<NodeRunStatus, string> = {
   pending: "bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200",

@@ -3,7 +3,7 @@
 import { useReactFlow } from "@xyflow/react";
 import { copySelection, duplicateSelection } from "./actions";
 import { breakCoalescing, useEditor } from "./store";
-import type { FlowSettings } from "./types";
+import type { FlowSettings } from "@switchyard/contracts";
 
 const input =
   "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";

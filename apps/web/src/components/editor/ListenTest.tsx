@@ -7,7 +7,7 @@ import { useTRPC } from "@/trpc/client";
 import { updateNode } from "./doc-ops";
 import { useEditorCommands } from "./editor-commands";
 import { useEditor } from "./store";
-import type { EditorNode } from "./types";
+import type { FlowNode } from "@switchyard/contracts";
 
 const LISTEN_MS = 120_000;
 const button =
@@ -17,7 +17,7 @@ const button =
  * "Listen for test event": the server binds /hooks-test/<path> until one request arrives and hands back
  * its payload, which can be pinned as the trigger's sample payload (config.samplePayload) that Run sends.
  */
-export function ListenTest({ node, testUrl }: { node: EditorNode; testUrl: string }) {
+export function ListenTest({ node, testUrl }: { node: FlowNode; testUrl: string }) {
   const trpc = useTRPC();
   const { flowId, dirty, save } = useEditorCommands();
   const listen = useMutation(trpc.flow.listenTest.mutationOptions());

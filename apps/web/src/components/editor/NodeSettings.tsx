@@ -1,7 +1,7 @@
 "use client";
 
 import { breakCoalescing } from "./store";
-import type { EditorNode } from "./types";
+import type { FlowNode } from "@switchyard/contracts";
 
 const input =
   "block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm font-normal dark:border-slate-700 dark:bg-slate-800";
@@ -15,9 +15,9 @@ export function NodeSettings({
   isTrigger,
   edit,
 }: {
-  node: EditorNode;
+  node: FlowNode;
   isTrigger: boolean;
-  edit(patch: (n: EditorNode) => EditorNode, key: string): void;
+  edit(patch: (n: FlowNode) => FlowNode, key: string): void;
 }) {
   if (isTrigger) return null;
   const retry = node.retry;
@@ -32,9 +32,7 @@ export function NodeSettings({
         <select
           aria-label="On error"
           value={node.onError}
-          onChange={(e) =>
-            edit((n) => ({ ...n, onError: e.target.value as EditorNode["onError"] }), "onError")
-          }
+          onChange={(e) => edit((n) => ({ ...n, onError: e.target.value as FlowNode["onError"] }), "onError")}
           className={input}
         >
           <option value="stop">Stop the run</option>
@@ -140,11 +138,11 @@ export function NodeSettings({
 }
 
 /** Sets or removes an optional key, so an untouched setting never appears in the saved file. */
-function withOptional<K extends keyof EditorNode>(
-  n: EditorNode,
+function withOptional<K extends keyof FlowNode>(
+  n: FlowNode,
   key: K,
-  value: EditorNode[K] | undefined,
-): EditorNode {
+  value: FlowNode[K] | undefined,
+): FlowNode {
   const next = { ...n };
   if (value === undefined) delete next[key];
   else next[key] = value;

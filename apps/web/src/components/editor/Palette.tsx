@@ -6,7 +6,7 @@ import { PALETTE_MIME } from "./Canvas";
 import { addNode } from "./doc-ops";
 import { categoryTone, NodeIcon } from "./NodeIcon";
 import { useEditor } from "./store";
-import type { CatalogueEntry } from "./types";
+import type { CatalogueEntry } from "@switchyard/contracts";
 
 const categoryOrder = ["trigger", "logic", "flow", "http", "data", "ai", "agent"];
 const categoryLabel = (c: string) => (c === "ai" ? "AI" : c.charAt(0).toUpperCase() + c.slice(1));

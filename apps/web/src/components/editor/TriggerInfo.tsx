@@ -5,16 +5,16 @@ import { type ReactNode, useState } from "react";
 import { useTRPC } from "@/trpc/client";
 import { ListenTest } from "./ListenTest";
 import { useEditor } from "./store";
-import type { EditorNode } from "./types";
+import type { FlowNode } from "@switchyard/contracts";
 
 /** What a trigger listens on, shown above its form. Keyed by type: this is editor UI, not node definition. */
-const panels: Record<string, (p: { node: EditorNode }) => ReactNode> = {
+const panels: Record<string, (p: { node: FlowNode }) => ReactNode> = {
   "trigger.webhook": WebhookInfo,
   "trigger.email": EmailInfo,
   "trigger.cron": CronInfo,
 };
 
-export function TriggerInfo({ node }: { node: EditorNode }) {
+export function TriggerInfo({ node }: { node: FlowNode }) {
   const Panel = panels[node.type];
   return Panel ? <Panel node={node} /> : null;
 }
@@ -70,7 +70,7 @@ function useSystemInfo() {
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-function WebhookInfo({ node }: { node: EditorNode }) {
+function WebhookInfo({ node }: { node: FlowNode }) {
   const info = useSystemInfo();
   const path = str(node.config.path).replace(/^\/+/, "");
   const base = (info.data?.baseUrl ?? "").replace(/\/+$/, "");
@@ -95,7 +95,7 @@ function WebhookInfo({ node }: { node: EditorNode }) {
   );
 }
 
-function EmailInfo({ node }: { node: EditorNode }) {
+function EmailInfo({ node }: { node: FlowNode }) {
   const info = useSystemInfo();
   const local = str(node.config.localPart);
   const domain = info.data?.smtp.domain ?? "";
@@ -112,7 +112,7 @@ function EmailInfo({ node }: { node: EditorNode }) {
   );
 }
 
-function CronInfo({ node }: { node: EditorNode }) {
+function CronInfo({ node }: { node: FlowNode }) {
   const trpc = useTRPC();
   const expression = str(node.config.expression).trim();
   const timezone = str(node.config.timezone) || undefined;

@@ -1,43 +1,58 @@
 /** Pure edits of a FlowDoc. The store wraps each in one undo step; nothing here touches React. */
+import type { CatalogueEntry, Position } from "@switchyard/contracts";
 import {
-  type CatalogueEntry,
-  type EditorEdge,
-  type EditorNode,
-  type EditorNote,
-  edgeKey,
-  type FlowDoc,
-  type XY,
-} from "./types";
+  EdgeEnd,
+  FlowDefinition,
+  FlowEdge,
+  FlowNode,
+  FlowSettings,
+  StickyNote,
+} from "@switchyard/contracts/flow";
+import type { z } from "zod";
+import { edgeKey, type FlowDoc } from "./types";
 
 export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
 
-const DEFAULT_SETTINGS = { timezone: "UTC", maxRunMs: 300_000, concurrency: 4 };
+const record = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-/** Accepts any stored definition and fills the defaults the engine's schema would. */
-export function toDoc(definition: unknown): FlowDoc {
-  const d = (definition && typeof definition === "object" ? definition : {}) as Partial<FlowDoc>;
-  const nodes = (Array.isArray(d.nodes) ? d.nodes : []).map((n) => ({
-    ...n,
-    typeVersion: n.typeVersion ?? 1,
-    name: n.name ?? "",
-    config: n.config ?? {},
-    position: n.position ?? { x: 0, y: 0 },
-    onError: n.onError ?? "stop",
-  }));
-  const edges = (Array.isArray(d.edges) ? d.edges : []).map((e) => ({
-    ...e,
-    from: { node: e.from.node, port: e.from.port ?? "main" },
-    to: { node: e.to.node, port: e.to.port ?? "main" },
-  }));
-  const doc: FlowDoc = {
-    nodes,
-    edges,
-    notes: Array.isArray(d.notes) ? d.notes : [],
-    settings: { ...DEFAULT_SETTINGS, ...d.settings },
+/** Each field the schema accepts, parsed (absent ones get their defaults); one it refuses, kept as stored. */
+function fieldwise<S extends z.ZodObject>(schema: S, raw: unknown): z.output<S> {
+  const value = record(raw);
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const parsed = field.safeParse(value[key]);
+    const v = parsed.success ? parsed.data : value[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out as z.output<S>;
+}
+
+/** A stored flow the schema refuses, part by part, so the editor can open it and show its problems. */
+function leniently(definition: unknown): FlowDoc {
+  const d = record(definition);
+  return {
+    ...fieldwise(FlowDefinition, d),
+    nodes: list(d.nodes).map((n) => fieldwise(FlowNode, n)),
+    edges: list(d.edges).map((e) => ({
+      ...fieldwise(FlowEdge, e),
+      from: fieldwise(EdgeEnd, record(e).from),
+      to: fieldwise(EdgeEnd, record(e).to),
+    })),
+    notes: list(d.notes).map((n) => fieldwise(StickyNote, n)),
+    settings: fieldwise(FlowSettings, d.settings),
   };
-  if (d.pinData && typeof d.pinData === "object" && Object.keys(d.pinData).length > 0)
-    doc.pinData = d.pinData;
-  return doc;
+}
+
+/**
+ * Accepts any stored definition and fills the defaults of the flow schema (@switchyard/contracts).
+ * A flow is saved with its problems, so one the schema refuses is read part by part (see `leniently`).
+ */
+export function toDoc(definition: unknown): FlowDoc {
+  const whole = FlowDefinition.safeParse(definition);
+  const { pinData, ...doc } = whole.success ? whole.data : leniently(definition);
+  return pinData && Object.keys(pinData).length > 0 ? { ...doc, pinData } : doc;
 }
 
 /** What flow.save stores (pinData only when something is pinned, so unpinned flows keep their shape). */
@@ -46,7 +61,7 @@ export function toDefinition(doc: FlowDoc) {
   return doc.pinData && Object.keys(doc.pinData).length > 0 ? { ...def, pinData: doc.pinData } : def;
 }
 
-export function outputsOf(node: EditorNode, entry: CatalogueEntry | undefined): string[] {
+export function outputsOf(node: FlowNode, entry: CatalogueEntry | undefined): string[] {
   const ports = entry?.ports ?? ["main"];
   return node.onError === "route" ? [...ports, "error"] : ports;
 }
@@ -97,7 +112,7 @@ export function explainConnection(doc: FlowDoc, catalogue: Catalogue, c: Connect
 
 export function connect(doc: FlowDoc, catalogue: Catalogue, c: Connection): FlowDoc {
   const toEntry = catalogue.get(doc.nodes.find((n) => n.id === c.target)?.type ?? "");
-  const edge: EditorEdge = {
+  const edge: FlowEdge = {
     from: { node: c.source, port: c.sourceHandle ?? "main" },
     to: { node: c.target, port: c.targetHandle ?? inputsOf(toEntry)[0] ?? "main" },
   };
@@ -109,11 +124,11 @@ export function addNode(
   doc: FlowDoc,
   catalogue: Catalogue,
   entry: CatalogueEntry,
-  position: XY,
+  position: Position,
   after?: string,
 ): { doc: FlowDoc; id: string } {
   const id = freshId(entry.type, takenIds(doc));
-  const node: EditorNode = {
+  const node: FlowNode = {
     id,
     type: entry.type,
     typeVersion: entry.typeVersion,
@@ -161,9 +176,9 @@ export function removeElements(
 export interface Fragment {
   switchyard: "fragment";
   version: 1;
-  nodes: EditorNode[];
-  edges: EditorEdge[];
-  notes: EditorNote[];
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  notes: StickyNote[];
 }
 
 export function fragmentOf(
@@ -201,7 +216,7 @@ export function parseFragment(text: string): Fragment | null {
 export function pasteFragment(
   doc: FlowDoc,
   fragment: Fragment,
-  offset: XY,
+  offset: Position,
 ): { doc: FlowDoc; nodeIds: string[]; noteIds: string[] } {
   const taken = takenIds(doc);
   const rename = new Map<string, string>();
@@ -239,7 +254,7 @@ export function pasteFragment(
   };
 }
 
-export function updateNode(doc: FlowDoc, id: string, patch: (n: EditorNode) => EditorNode): FlowDoc {
+export function updateNode(doc: FlowDoc, id: string, patch: (n: FlowNode) => FlowNode): FlowDoc {
   return { ...doc, nodes: doc.nodes.map((n) => (n.id === id ? patch(n) : n)) };
 }
 

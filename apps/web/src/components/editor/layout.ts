@@ -1,7 +1,8 @@
 /** Auto-layout with elkjs (layered, left to right), port order kept so `true` stays above `false`. */
 import { inputsOf, outputsOf } from "./doc-ops";
 import type { Catalogue } from "./doc-ops";
-import type { FlowDoc, XY } from "./types";
+import type { Position } from "@switchyard/contracts";
+import type { FlowDoc } from "./types";
 
 const DEFAULT_SIZE = { width: 240, height: 80 };
 
@@ -16,7 +17,7 @@ export async function layoutPositions(
   doc: FlowDoc,
   catalogue: Catalogue,
   measured: Record<string, { width: number; height: number }>,
-): Promise<Map<string, XY>> {
+): Promise<Map<string, Position>> {
   const { default: ELK } = await preloadLayout();
   const elk = new ELK();
   const ids = new Set(doc.nodes.map((n) => n.id));
@@ -64,7 +65,7 @@ export async function layoutPositions(
     if (!portIds.has(edge.targets[0] ?? "")) edge.targets = [edge.targets[0]?.split("\u0000")[0] ?? ""];
   }
   const result = await elk.layout(graph);
-  const out = new Map<string, XY>();
+  const out = new Map<string, Position>();
   for (const child of result.children ?? [])
     out.set(child.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   return out;

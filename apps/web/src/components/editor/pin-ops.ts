@@ -2,7 +2,8 @@
  * Pinned data in the editor: a node's output items kept in the flow (`pinData`) so editor runs reuse
  * them instead of executing the node again (n8n's "pin data"). Pure doc edits plus reading run output.
  */
-import type { FlowDoc, PinnedItem } from "./types";
+import type { PinnedItem } from "@switchyard/contracts";
+import type { FlowDoc } from "./types";
 
 /** Sets (or replaces) a node's pinned items. */
 export function pinItems(doc: FlowDoc, nodeId: string, items: PinnedItem[]): FlowDoc {

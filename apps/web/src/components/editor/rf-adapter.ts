@@ -5,12 +5,13 @@
  */
 import type { Edge, Node } from "@xyflow/react";
 import type { Selection } from "./store";
-import { type EditorEdge, type EditorNode, type EditorNote, edgeKey, NOTE_PREFIX } from "./types";
+import type { FlowEdge, FlowNode, StickyNote } from "@switchyard/contracts";
+import { edgeKey, NOTE_PREFIX } from "./types";
 
-export type FlowRfNode = Node<{ node: EditorNode }, "flow">;
-export type NoteRfNode = Node<{ note: EditorNote }, "note">;
+export type FlowRfNode = Node<{ node: FlowNode }, "flow">;
+export type NoteRfNode = Node<{ note: StickyNote }, "note">;
 export type RfNode = FlowRfNode | NoteRfNode;
-export type RfEdge = Edge<{ edge: EditorEdge }, "deletable">;
+export type RfEdge = Edge<{ edge: FlowEdge }, "deletable">;
 
 type Measured = Record<string, { width: number; height: number }>;
 
@@ -21,9 +22,9 @@ interface Cached<S, R> {
   value: R;
 }
 
-const nodeCache = new Map<string, Cached<EditorNode, FlowRfNode>>();
-const noteCache = new Map<string, Cached<EditorNote, NoteRfNode>>();
-const edgeCache = new Map<string, Cached<EditorEdge, RfEdge>>();
+const nodeCache = new Map<string, Cached<FlowNode, FlowRfNode>>();
+const noteCache = new Map<string, Cached<StickyNote, NoteRfNode>>();
+const edgeCache = new Map<string, Cached<FlowEdge, RfEdge>>();
 
 function cached<S, R>(
   cache: Map<string, Cached<S, R>>,
@@ -42,8 +43,8 @@ function cached<S, R>(
 }
 
 export function toRfNodes(
-  nodes: EditorNode[],
-  notes: EditorNote[],
+  nodes: FlowNode[],
+  notes: StickyNote[],
   sel: Selection,
   measured: Measured,
 ): RfNode[] {
@@ -83,7 +84,7 @@ export function toRfNodes(
   return out;
 }
 
-export function toRfEdges(edges: EditorEdge[], sel: Selection): RfEdge[] {
+export function toRfEdges(edges: FlowEdge[], sel: Selection): RfEdge[] {
   return edges.map((edge) => {
     const id = edgeKey(edge);
     const selected = sel.edges.has(id);

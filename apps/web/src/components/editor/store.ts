@@ -6,14 +6,8 @@
 import type { EdgeChange, NodeChange } from "@xyflow/react";
 import { create } from "zustand";
 import { type Catalogue, removeElements, toDefinition, toDoc } from "./doc-ops";
-import {
-  type CatalogueEntry,
-  edgeKey,
-  type FlowDoc,
-  NOTE_PREFIX,
-  type NodeRunStatus,
-  type Problem,
-} from "./types";
+import type { CatalogueEntry, Problem } from "@switchyard/contracts";
+import { edgeKey, type FlowDoc, NOTE_PREFIX, type NodeRunStatus } from "./types";
 
 const HISTORY_LIMIT = 300;
 

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { useTRPC } from "@/trpc/client";
 import { pinMany, pinnableItems } from "./pin-ops";
 import { useEditor } from "./store";
-import type { PinnedItem } from "./types";
+import type { PinnedItem } from "@switchyard/contracts";
 
 /**
  * `/flows/<id>?pinRun=<runId>` (the runs page's "Open in editor with this data"): once the flow and the

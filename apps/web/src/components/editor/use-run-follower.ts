@@ -1,5 +1,6 @@
 "use client";
 
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTRPC } from "@/trpc/client";
@@ -7,7 +8,6 @@ import { type LiveRun, type LiveStep, useEditor } from "./store";
 import type { NodeRunStatus } from "./types";
 
 const POLL_MS = 1000;
-export const FINISHED_RUN = new Set(["succeeded", "failed", "cancelled", "timed_out"]);
 const STEP_STATUS: Record<string, NodeRunStatus> = {
   queued: "pending",
   pending: "pending",
@@ -93,7 +93,7 @@ export function useRunFollower(flowId: string) {
               Object.entries(live.steps).map(([node, st]) => [node, STEP_STATUS[st.status] ?? "running"]),
             ),
           );
-          if (FINISHED_RUN.has(run.status)) {
+          if (isFinishedRunStatus(run.status)) {
             settled = run.id;
             if (s.announceRunId === run.id) {
               announce(run);

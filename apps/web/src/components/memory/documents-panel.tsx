@@ -1,13 +1,12 @@
 "use client";
 
+import { USER_FILE_MAX_CHARS } from "@switchyard/contracts/cap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { buttonClass, ErrorBox } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
 import { dangerButtonClass, inputClass, panelClass } from "./ui";
 
-// What agents read of PROFILE.md and MEMORY.md (USER_FILE_MAX_CHARS in @switchyard/memory).
-const USER_FILE_CHARS = 2000;
 
 type Doc =
   | { id: string; label: string; kind: "profile" | "memory" }
@@ -101,8 +100,8 @@ export function DocumentsPanel({ canWrite }: { canWrite: boolean }) {
       />
       <p className="text-xs text-slate-500 dark:text-slate-400">
         {chars} characters
-        {doc.kind !== "flavour" && chars > USER_FILE_CHARS
-          ? ` — agents see the first ${USER_FILE_CHARS} characters and a note that the rest was cut`
+        {doc.kind !== "flavour" && chars > USER_FILE_MAX_CHARS
+          ? ` — agents see the first ${USER_FILE_MAX_CHARS} characters and a note that the rest was cut`
           : ""}
       </p>
       {error ? <ErrorBox message={error.message} /> : null}

@@ -1,12 +1,11 @@
 "use client";
 
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ErrorBox, secondaryButtonClass } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
-
-const LIVE = ["queued", "running", "waiting"];
 
 /** Cancel, re-run with the same payload, open the flow in the editor with this run's data. */
 export function RunActions({ run }: { run: { id: string; flowId: string; status: string } }) {
@@ -24,7 +23,7 @@ export function RunActions({ run }: { run: { id: string; flowId: string; status:
   const error = cancel.error ?? rerun.error;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      {LIVE.includes(run.status) ? (
+      {!isFinishedRunStatus(run.status) ? (
         <button
           type="button"
           className={secondaryButtonClass}

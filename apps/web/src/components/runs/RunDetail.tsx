@@ -1,5 +1,6 @@
 "use client";
 
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useState } from "react";
@@ -22,7 +23,6 @@ import { TriggerPayload } from "./TriggerPayload";
 import { useRunLive } from "./use-run-live";
 import { Waterfall } from "./Waterfall";
 
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
 const section = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
 
 /** The trace of one run: graph, waterfall, step inspector, payload and actions; live while it runs. */
@@ -30,7 +30,7 @@ export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const [polling, setPolling] = useState(false);
   const run = useQuery({ ...trpc.run.get.queryOptions({ id }), refetchInterval: polling ? 1_000 : false });
-  const finished = run.data ? TERMINAL.includes(run.data.status) : false;
+  const finished = run.data ? isFinishedRunStatus(run.data.status) : false;
   const refetch = run.refetch;
   const onChange = useCallback(() => void refetch(), [refetch]);
   const { live: streamed, finished: streamedSteps, mode } = useRunLive(id, !!run.data && !finished, onChange);

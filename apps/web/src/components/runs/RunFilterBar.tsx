@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { channels, type RunFilters, type sorts, statuses, toLocalInput } from "./run-filters";
+import { type RunChannel, type RunStatus, runChannels, runStatuses } from "@switchyard/contracts/runs";
+import { type RunFilters, type sorts, toLocalInput } from "./run-filters";
 import { statusTone } from "./status";
 
 const input =
@@ -21,7 +22,7 @@ export function RunFilterBar({
 }) {
   const [search, setSearch] = useState(filters.search ?? "");
   useEffect(() => setSearch(filters.search ?? ""), [filters.search]);
-  const toggleStatus = (s: (typeof statuses)[number]) => {
+  const toggleStatus = (s: RunStatus) => {
     const cur = new Set(filters.status ?? []);
     if (cur.has(s)) cur.delete(s);
     else cur.add(s);
@@ -38,7 +39,7 @@ export function RunFilterBar({
         >
           All <span data-testid="count-all">{counts?.total ?? "…"}</span>
         </button>
-        {statuses.map((s) => {
+        {runStatuses.map((s) => {
           const on = filters.status?.includes(s) ?? false;
           return (
             <button
@@ -86,12 +87,12 @@ export function RunFilterBar({
             onChange={(e) =>
               onChange({
                 ...filters,
-                channel: e.target.value ? [e.target.value as (typeof channels)[number]] : undefined,
+                channel: e.target.value ? [e.target.value as RunChannel] : undefined,
               })
             }
           >
             <option value="">Any channel</option>
-            {channels.map((c) => (
+            {runChannels.map((c) => (
               <option key={c} value={c}>
                 {c}
               </option>

@@ -1,24 +1,14 @@
 /** The run list's filters as they live in the URL (shareable, survive reloads). */
-export const statuses = [
-  "queued",
-  "running",
-  "waiting",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "timed_out",
-] as const;
-export const channels = ["manual", "webhook", "email", "cron", "api", "subflow"] as const;
+import { type RunChannel, type RunStatus, runChannels, runStatuses } from "@switchyard/contracts/runs";
+
 export const sorts = ["newest", "oldest", "duration"] as const;
 
-type Status = (typeof statuses)[number];
-type Channel = (typeof channels)[number];
 type Sort = (typeof sorts)[number];
 
 export interface RunFilters {
   flowId?: string;
-  status?: Status[];
-  channel?: Channel[];
+  status?: RunStatus[];
+  channel?: RunChannel[];
   from?: string;
   to?: string;
   search?: string;
@@ -36,8 +26,8 @@ export function filtersFromParams(p: URLSearchParams): RunFilters {
   const sort = p.get("sort");
   return {
     flowId: p.get("flowId") || undefined,
-    status: pick(statuses, p.get("status")),
-    channel: pick(channels, p.get("channel")),
+    status: pick(runStatuses, p.get("status")),
+    channel: pick(runChannels, p.get("channel")),
     from: isoOrUndefined(p.get("from")),
     to: isoOrUndefined(p.get("to")),
     search: p.get("q")?.trim() || undefined,

@@ -1,5 +1,6 @@
 "use client";
 
+import type { CredentialType } from "@switchyard/contracts/credentials";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Field, fieldErrors, inputClass } from "@/app/signin/form-field";
@@ -18,7 +19,7 @@ const labelOf = (name: string) =>
 export function CredentialForm({ onCreated }: { onCreated: (name: string) => void }) {
   const trpc = useTRPC();
   const types = useQuery(trpc.credential.types.queryOptions());
-  const [type, setType] = useState("httpBearer");
+  const [type, setType] = useState<CredentialType>("httpBearer");
   const [name, setName] = useState("");
   const [data, setData] = useState<Record<string, string>>({});
   const create = useMutation(
@@ -43,7 +44,7 @@ export function CredentialForm({ onCreated }: { onCreated: (name: string) => voi
         return v === undefined ? [] : [[f.name, v]];
       }),
     );
-    create.mutate({ name, type: type as "httpBearer", data: filled });
+    create.mutate({ name, type, data: filled });
   };
 
   return (
@@ -66,7 +67,8 @@ export function CredentialForm({ onCreated }: { onCreated: (name: string) => voi
             className={`${selectClass} w-full py-2`}
             value={type}
             onChange={(e) => {
-              setType(e.target.value);
+              const picked = types.data?.find((t) => t.type === e.target.value);
+              if (picked) setType(picked.type);
               setData({});
               create.reset();
             }}

@@ -1,5 +1,6 @@
 "use client";
 
+import type { RunChannel } from "@switchyard/contracts/runs";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { PolicyPreview } from "@/components/agents/policy-preview";
@@ -8,10 +9,9 @@ import { useTRPC } from "@/trpc/client";
 import { Notice, Section, selectClass } from "./ui";
 
 type Level = "none" | "read_only" | "write" | "execute" | "dangerous";
-type Channel = "webhook" | "email" | "cron" | "api" | "manual" | "subflow";
-type Draft = Partial<Record<Channel, Level>>;
+type Draft = Partial<Record<RunChannel, Level>>;
 
-const channelHelp: Record<Channel, string> = {
+const channelHelp: Record<RunChannel, string> = {
   webhook: "anyone who can reach a webhook URL",
   email: "anyone who can send mail to a trigger address",
   cron: "schedules you set up",
@@ -28,7 +28,7 @@ export function PolicyEditor() {
   const agents = useQuery(trpc.agent.list.queryOptions());
   const [draft, setDraft] = useState<Draft>({});
   const [agentId, setAgentId] = useState("flow_memory_agent");
-  const [channel, setChannel] = useState<Channel>("webhook");
+  const [channel, setChannel] = useState<RunChannel>("webhook");
   useEffect(() => {
     if (policy.data) setDraft(policy.data.ceilings as Draft);
   }, [policy.data]);
@@ -51,7 +51,7 @@ export function PolicyEditor() {
       },
     }),
   );
-  const channels = (policy.data?.channels ?? []) as Channel[];
+  const channels = (policy.data?.channels ?? []) as RunChannel[];
   const levels = (policy.data?.levels ?? []) as Level[];
   const complete = channels.filter((c) => c !== "subflow").every((c) => draft[c]);
   const ceilings = draft as Required<Omit<Draft, "subflow">> & { subflow?: Level };
@@ -175,7 +175,7 @@ export function PolicyEditor() {
             <select
               className={selectClass}
               value={channel}
-              onChange={(e) => setChannel(e.target.value as Channel)}
+              onChange={(e) => setChannel(e.target.value as RunChannel)}
             >
               {channels.map((c) => (
                 <option key={c}>{c}</option>

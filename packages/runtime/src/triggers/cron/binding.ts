@@ -1,4 +1,4 @@
-import type { CronPayload } from "@switchyard/nodes";
+import type { CronPayload } from "@switchyard/contracts/triggers";
 import { z } from "zod";
 
 /** One cron trigger node of one activated flow version. */

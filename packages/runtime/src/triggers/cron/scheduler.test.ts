@@ -1,4 +1,4 @@
-import { cronPayload } from "@switchyard/nodes";
+import { cronPayload } from "@switchyard/contracts/triggers";
 import cron from "node-cron";
 import { describe, expect, it } from "vitest";
 import { MAX_TIMEOUT_MS } from "./clock";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { JsonSchema } from "../types";
+import type { JsonSchema } from "@switchyard/contracts";
 import { domId, type FieldProps, useForm } from "./form-context";
 import { SchemaField } from "./SchemaField";
 import {

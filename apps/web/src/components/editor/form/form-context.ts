@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { JsonSchema } from "../types";
+import type { JsonSchema } from "@switchyard/contracts";
 
 export interface FormContextValue {
   /** Problems by dotted config path, from the engine's validator. */

@@ -1,5 +1,5 @@
 /** Reading the JSON Schema subset that z.toJSONSchema emits, for the form generator. */
-import type { JsonSchema } from "../types";
+import type { JsonSchema } from "@switchyard/contracts";
 
 export type FieldKind =
   | "string"

@@ -1,3 +1,4 @@
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import type { RunProgressEvent } from "@switchyard/engine";
 import type { RunFinished } from "@switchyard/runtime";
 import { createContext } from "@/server/auth/context";
@@ -6,7 +7,6 @@ import { liveSteps, slimStep } from "../../live-steps";
 
 export const dynamic = "force-dynamic";
 
-const TERMINAL = ["succeeded", "failed", "cancelled", "timed_out"];
 const HEARTBEAT_MS = 15_000;
 
 const problem = (status: number, code: string, message: string) =>
@@ -74,7 +74,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       send("snapshot", tracker.snapshot(id));
       // Read the status again now that we listen: a run that finished in between must not leave us waiting.
       void host.runs.trace(id).then((now) => {
-        if (now && TERMINAL.includes(now.status)) {
+        if (now && isFinishedRunStatus(now.status)) {
           send("finished", { status: now.status });
           close();
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { flowJsonSchema, parseFlow } from "./schema";
+import { flowJsonSchema, parseFlow } from "./flow";
 
 describe("flow file format", () => {
   it("parses a minimal flow and fills defaults", () => {
@@ -43,5 +43,10 @@ describe("flow file format", () => {
     expect(schema.required).toEqual(["nodes"]);
     expect(schema.properties.nodes?.items?.required).toEqual(["id", "type"]);
     expect(Object.keys(schema.properties)).toEqual(["nodes", "edges", "settings", "notes", "pinData"]);
+    expect((schema.properties.settings as { default?: unknown }).default).toEqual({
+      timezone: "UTC",
+      maxRunMs: 300_000,
+      concurrency: 4,
+    });
   });
 });

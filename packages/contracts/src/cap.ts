@@ -1,7 +1,6 @@
 /**
- * The one truncation rule (spec/AGENTS.md §4, spec/MEMORY.md). It lives here because both packages
- * need it and memory imports nothing of the agent's; agent code imports it as `@switchyard/memory/cap`,
- * a dependency-free module, so it does not load the store.
+ * The one truncation rule (spec/AGENTS.md §4, spec/MEMORY.md): memory and agent code both cap text with
+ * `capChars`, so a capped text is at most its limit, marker included.
  */
 
 /** Marker appended when a result is cut; it counts against the limit. */

@@ -1,10 +1,11 @@
 /**
- * The flow file format. zod is the single source of truth: TypeScript types, `parseFlow` and the
- * published JSON Schema all come from these definitions.
+ * The flow file format. zod is the single source of truth: TypeScript types, `parseFlow`, the published
+ * JSON Schema and the editor's defaults all come from these definitions (the engine re-exports them).
  */
 import { z } from "zod";
 
 export const Position = z.object({ x: z.number(), y: z.number() });
+export type Position = z.infer<typeof Position>;
 
 export const RetryPolicy = z.object({
   /** Total attempts including the first one. */
@@ -85,7 +86,8 @@ export type PinnedItem = z.infer<typeof PinnedItem>;
 export const FlowDefinition = z.object({
   nodes: z.array(FlowNode).max(5000),
   edges: z.array(FlowEdge).max(20_000).default([]),
-  settings: FlowSettings.default({ timezone: "UTC", maxRunMs: 300_000, concurrency: 4 }),
+  // The defaults of an absent settings object are FlowSettings' own, written once (above).
+  settings: FlowSettings.default(() => FlowSettings.parse({})),
   notes: z.array(StickyNote).max(1000).default([]),
   /**
    * Node id → items the node answers with instead of executing, while editing ("pinned data").
@@ -97,6 +99,33 @@ export const FlowDefinition = z.object({
 export type FlowDefinition = z.infer<typeof FlowDefinition>;
 /** A flow as written in a file (defaults optional). */
 export type FlowDefinitionInput = z.input<typeof FlowDefinition>;
+
+/** Why a flow cannot be saved as is or run: what validation (the engine's `validateFlow`) reports. */
+export type ProblemCode =
+  | "flow_invalid"
+  | "duplicate_node_id"
+  | "duplicate_edge_id"
+  | "unknown_node_type"
+  | "unsupported_type_version"
+  | "config_invalid"
+  | "expression_invalid"
+  | "dangling_edge"
+  | "unknown_port"
+  | "cycle"
+  | "unreachable_node"
+  | "no_trigger"
+  | "multiple_triggers"
+  | "check_failed"
+  | "internal";
+
+export interface Problem {
+  code: ProblemCode | (string & {});
+  message: string;
+  nodeId?: string;
+  edgeId?: string;
+  /** Config field path (dotted) or flow file path for `flow_invalid`. */
+  field?: string;
+}
 
 export type ParseFlowResult =
   | { ok: true; flow: FlowDefinition }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import {
+  credentialTypes,
+  hostAllowed,
+  hostPatternProblem,
+  isIpLiteral,
+  parseAllowedHosts,
+} from "./credentials";
+
+describe("credential allowed hosts", () => {
+  it("splits the stored field on commas, spaces and new lines, lower-cased", () => {
+    expect(parseAllowedHosts(" API.example.com,*.Example.org\n10.0.0.1  [::1] ")).toEqual([
+      "api.example.com",
+      "*.example.org",
+      "10.0.0.1",
+      "::1",
+    ]);
+    expect(parseAllowedHosts(undefined)).toEqual([]);
+  });
+
+  it("matches a host exactly, and a wildcard only on subdomains, never on look-alikes", () => {
+    const list = ["api.example.com", "*.example.org"];
+    expect(hostAllowed("API.example.com.", list)).toBe(true);
+    expect(hostAllowed("a.b.example.org", list)).toBe(true);
+    expect(hostAllowed("example.org", list)).toBe(false);
+    expect(hostAllowed("evil-example.org", list)).toBe(false);
+    expect(hostAllowed("api.example.com.evil.test", list)).toBe(false);
+    expect(hostAllowed("[::1]", ["::1"])).toBe(true);
+  });
+
+  it("names what is wrong with an unusable pattern", () => {
+    expect(hostPatternProblem("https://api.example.com")).toBe(
+      '"https://api.example.com" is not a host name (no scheme, path or user)',
+    );
+    expect(hostPatternProblem("api.example.com:443")).toBe(
+      '"api.example.com:443" has a port; give the host only',
+    );
+    expect(hostPatternProblem("*")).toBe('"*" may use * only as its first label, as in *.example.com');
+    expect(hostPatternProblem("*.com")).toBe('"*.com" is too broad; name a domain, as in *.example.com');
+    expect(hostPatternProblem("a.*.example.com")).toBe(
+      '"a.*.example.com" may use * only as its first label, as in *.example.com',
+    );
+    expect(hostPatternProblem("*.example.com")).toBeNull();
+    expect(hostPatternProblem("127.0.0.1")).toBeNull();
+  });
+
+  it("takes IPv4 in four decimal parts and IPv6 (bracketed or not) as IP literals, nothing else", () => {
+    for (const ip of [
+      "10.0.0.1",
+      "255.255.255.255",
+      "::1",
+      "[::1]",
+      "2001:db8::8a2e:370:7334",
+      "::ffff:1.2.3.4",
+    ])
+      expect([ip, isIpLiteral(ip)]).toEqual([ip, true]);
+    for (const not of [
+      "256.0.0.1",
+      "01.2.3.4",
+      "1.2.3",
+      "example.com",
+      "fe80::1%eth0",
+      ":::1",
+      "1:2",
+      "g::1",
+    ])
+      expect([not, isIpLiteral(not)]).toEqual([not, false]);
+    expect(hostPatternProblem("2001:db8::1")).toBeNull();
+  });
+});
+
+describe("credential types", () => {
+  it("refuses an outbound credential without allowed hosts, and an SMTP host outside them, naming the field", () => {
+    const issues = (type: keyof typeof credentialTypes, data: unknown) =>
+      credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues("httpBearer", { token: "t", allowedHosts: " , " })).toEqual([
+      [
+        "allowedHosts",
+        "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+      ],
+    ]);
+    const smtp = {
+      host: "smtp.example.com",
+      port: "587",
+      from: "me@example.com",
+      allowedHosts: "mail.example.com",
+    };
+    expect(issues("smtp", smtp)).toEqual([
+      ["allowedHosts", "the SMTP host smtp.example.com is not among the allowed hosts"],
+    ]);
+    expect(issues("smtp", { ...smtp, port: "70000", allowedHosts: "smtp.example.com" })).toEqual([
+      ["port", "use a port from 1 to 65535"],
+    ]);
+    expect(credentialTypes.smtp.parse({ ...smtp, allowedHosts: "*.example.com" })).toEqual({
+      ...smtp,
+      allowedHosts: "*.example.com",
+      secure: "false",
+      user: "",
+      pass: "",
+    });
+  });
+});

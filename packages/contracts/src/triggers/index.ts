@@ -1,0 +1,4 @@
+export * from "./cron";
+export * from "./email";
+export * from "./manual";
+export * from "./webhook";
