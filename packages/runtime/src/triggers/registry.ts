@@ -21,15 +21,15 @@ export interface TypeRegistry {
 
 /**
  * One registry of every node type the host runs and the listener of each trigger type. A trigger
- * without a listener, a listener without its definition, or a type id used twice fails here, when the
- * host is built, rather than when someone activates a flow.
+ * without a listener, two listeners for one type, or a type id used twice fails here, when the host is
+ * built, rather than when someone activates a flow.
  */
 export function createTypeRegistry(o: {
   nodeTypes: readonly AnyNodeType[];
   listeners: readonly TriggerListener[];
 }): TypeRegistry {
-  const listed = new Set(o.nodeTypes);
-  const types = [...o.nodeTypes, ...o.listeners.map((l) => l.trigger).filter((t) => !listed.has(t))];
+  // A definition given twice (listed and brought by its listener) counts once; two with one id are refused.
+  const types = [...new Set([...o.nodeTypes, ...o.listeners.map((l) => l.trigger)])];
   const nodes = createRegistry(types);
   const byType = new Map<string, TriggerListener>();
   for (const l of o.listeners) {
