@@ -28,7 +28,7 @@ describe("the host's type registry", () => {
 
   it("refuses a trigger type without a listener, naming it", () => {
     expect(() => createTypeRegistry({ nodeTypes, listeners: [manualListener] })).toThrow(
-      'trigger type "trigger.webhook" has no listener; declare one with defineTriggerListener',
+      'trigger type "trigger.webhook" has no listener; declare one with defineTriggerListener and register it in createShippedListeners (or pass it to createHost as a trigger listener)',
     );
   });
 

@@ -42,7 +42,9 @@ export function createTypeRegistry(o: {
   }
   for (const t of types)
     if (t.kind === "trigger" && !byType.has(t.type))
-      throw new Error(`trigger type "${t.type}" has no listener; declare one with defineTriggerListener`);
+      throw new Error(
+        `trigger type "${t.type}" has no listener; declare one with defineTriggerListener and register it in createShippedListeners (or pass it to createHost as a trigger listener)`,
+      );
   let entries: CatalogueEntry[] | undefined;
   return {
     nodes,
