@@ -56,6 +56,12 @@ export function createTriggerManager(o: {
     if (h) Object.assign(h, update);
   };
 
+  function healthOf(flowId: string): TriggerHealth | undefined;
+  function healthOf(): TriggerHealth[];
+  function healthOf(flowId?: string): TriggerHealth | TriggerHealth[] | undefined {
+    return flowId ? health.get(flowId) : [...health.values()];
+  }
+
   const unbind = (flowId: string) => {
     bound.get(flowId)?.listener.unbind(flowId);
     bound.delete(flowId);
@@ -167,7 +173,7 @@ export function createTriggerManager(o: {
     unbind,
     /** Health of a flow's trigger, for event sources that admit runs themselves (webhooks). */
     report,
-    health: (flowId?: string) => (flowId ? health.get(flowId) : [...health.values()]),
+    health: healthOf,
     /** Tells the listener of the flow's trigger that one of its runs finished. */
     runFinished(flowId: string) {
       bound.get(flowId)?.listener.runFinished?.(flowId);
