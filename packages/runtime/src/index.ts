@@ -15,6 +15,16 @@ export { llmSettingsSchema } from "./agents";
 export type { LlmSettings } from "./agents";
 export { CredentialError, credentialTypes } from "./secrets/vault";
 export { CronConfigError, describeSchedule } from "./triggers/cron";
+export {
+  defineTriggerListener,
+  type ListenerMethods,
+  type TriggerBinding,
+  TriggerBindError,
+  type TriggerHealthUpdate,
+  type TriggerListener,
+} from "./triggers/listener";
+export type { TriggerHealth } from "./triggers/manager";
+export type { HostExtensions } from "./triggers/registry";
 // The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
 export { assertCredentialHost } from "@switchyard/nodes";
 export type { CredentialType, Vault } from "./secrets/vault";
