@@ -63,8 +63,8 @@ describe("the trigger manager", () => {
     });
     expect(t.host.services.triggers.health(loser.id)).toEqual({
       flowId: loser.id,
-      nodeId: "",
-      type: "",
+      nodeId: "hook",
+      type: "trigger.webhook",
       status: "error",
       lastError: `trigger hook: webhook path /hooks/orders is already used by flow ${winner.id}`,
     });

@@ -14,7 +14,7 @@ import type { TypeRegistry } from "./registry";
 export interface TriggerHealth {
   flowId: string;
   nodeId: string;
-  /** The trigger's type id, e.g. `trigger.cron` ("" when the flow could not be bound at all). */
+  /** The trigger's type id, e.g. `trigger.cron` ("" when binding failed before a trigger node was found). */
   type: string;
   status: TriggerStatus;
   lastEventAt?: string;
@@ -23,6 +23,13 @@ export interface TriggerHealth {
 
 export class ActivationError extends Error {
   override name = "ActivationError";
+  constructor(
+    message: string,
+    /** The trigger node refused, when the flow got that far. */
+    readonly trigger?: { nodeId: string; type: string },
+  ) {
+    super(message);
+  }
 }
 
 /** A run a trigger starts: the manager adds the channel its definition declares. */
@@ -119,15 +126,14 @@ export function createTriggerManager(o: {
         throw new ActivationError(e.message);
       });
       const { node, def } = triggerOf(compiled.flow.nodes);
+      const refused = (why: string) =>
+        new ActivationError(`trigger ${node.id}: ${why}`, { nodeId: node.id, type: def.type });
       const listener = o.types.listenerOf(def.type);
       // The registry refuses a trigger type without a listener; this guards a registry built otherwise.
-      if (!listener)
-        throw new ActivationError(`trigger ${node.id}: no listener for "${def.type}" in this process`);
+      if (!listener) throw refused(`no listener for "${def.type}" in this process`);
       const parsed = def.config.safeParse(node.config);
       if (!parsed.success)
-        throw new ActivationError(
-          `trigger ${node.id}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
+        throw refused(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const binding = bindingFor(
         {
           flowId,
@@ -148,7 +154,7 @@ export function createTriggerManager(o: {
         bound.delete(flowId);
         health.delete(flowId);
         listener.unbind(flowId);
-        throw e instanceof TriggerBindError ? new ActivationError(`trigger ${node.id}: ${e.message}`) : e;
+        throw e instanceof TriggerBindError ? refused(e.message) : e;
       }
       o.log.info({ flowId, version: flow.activeVersion, type: def.type }, "trigger bound");
     },
@@ -160,12 +166,13 @@ export function createTriggerManager(o: {
         } catch (e) {
           // One broken flow must not keep the others from listening; its health says why.
           o.log.error({ err: e, flowId: flow.id }, "could not bind trigger");
+          const trigger = e instanceof ActivationError ? e.trigger : undefined;
           health.set(flow.id, {
             flowId: flow.id,
-            nodeId: "",
-            type: "",
+            nodeId: trigger?.nodeId ?? "",
+            type: trigger?.type ?? "",
             status: "error",
-            lastError: (e as Error).message,
+            lastError: e instanceof Error ? e.message : String(e),
           });
         }
       }
