@@ -17,6 +17,8 @@ import type { Logger } from "./logger";
 import { createRunControl, type RunControl } from "./runs/control";
 import { seedFirstStart } from "./seed";
 import { createServices, type Services } from "./services";
+import type { CatalogueEntry } from "@switchyard/contracts/catalogue";
+import type { HostExtensions } from "./triggers/registry";
 import { version } from "./version";
 
 export interface Host {
@@ -31,6 +33,11 @@ export interface Host {
   services: Services;
   /** Starting, cancelling and re-running runs; activation. */
   control: RunControl;
+  /**
+   * Every node and trigger type this host runs, shipped and extra, as the editor's palette and config
+   * forms read them. Built once.
+   */
+  catalogue(): CatalogueEntry[];
   /** Cheap liveness check of the database for /api/health. */
   dbHealth(): "ok" | "error";
   /** Starts the worker and binds the triggers of active flows. */
@@ -38,8 +45,15 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** Locks the data dir, migrates, seeds on first start, builds the services. Nothing touches the data dir before the lock. */
-export async function createHost(config: Config, log: Logger, opts: { seed?: boolean } = {}): Promise<Host> {
+/**
+ * Locks the data dir, migrates, seeds on first start, builds the services. Nothing touches the data dir
+ * before the lock. `nodeTypes` and `triggerListeners` add types beyond the shipped ones.
+ */
+export async function createHost(
+  config: Config,
+  log: Logger,
+  opts: { seed?: boolean } & HostExtensions = {},
+): Promise<Host> {
   const lock = lockDataDir(config.dataDir);
   let db: DatabaseHandle | undefined;
   let services: Services | undefined;
@@ -57,7 +71,7 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
     if (opts.seed !== false && (await seedFirstStart({ flows, settings })))
       log.info("seeded the example flow");
     const handle = db;
-    const svc = await createServices({ config, log, db: handle, flows, settings });
+    const svc = await createServices({ config, log, db: handle, flows, settings, extensions: opts });
     services = svc;
     let started = false;
     return {
@@ -71,6 +85,7 @@ export async function createHost(config: Config, log: Logger, opts: { seed?: boo
       auth: createAuthService({ db: handle, log }),
       services: svc,
       control: createRunControl({ flows, services: svc }),
+      catalogue: () => svc.types.catalogue(),
       dbHealth() {
         try {
           handle.sql.prepare("SELECT 1").get();

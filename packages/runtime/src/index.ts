@@ -18,6 +18,16 @@ export type { LlmSettings } from "./agents";
 export { type CredentialType, credentialTypes } from "@switchyard/contracts/credentials";
 export { CredentialError } from "./secrets/vault";
 export { CronConfigError, describeSchedule } from "./triggers/cron";
+export {
+  defineTriggerListener,
+  type ListenerMethods,
+  type TriggerBinding,
+  TriggerBindError,
+  type TriggerHealthUpdate,
+  type TriggerListener,
+} from "./triggers/listener";
+export type { TriggerHealth } from "./triggers/manager";
+export type { HostExtensions } from "./triggers/registry";
 // The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
 export { assertCredentialHost } from "@switchyard/nodes";
 export type { Vault } from "./secrets/vault";

@@ -1,7 +1,7 @@
 import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, type GuardedHttpClient, registry as nodeRegistry } from "@switchyard/nodes";
+import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
@@ -16,10 +16,10 @@ import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepExtras } from "./runs/step-extras";
 import { createSubflowCaller } from "./runs/subflows";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
-import { createCronScheduler } from "./triggers/cron";
-import { createSmtpIngress } from "./triggers/email";
 import { createAttachmentStore } from "./runs/attachments";
 import { createTriggerManager } from "./triggers/manager";
+import { createTypeRegistry, type HostExtensions } from "./triggers/registry";
+import { createShippedListeners } from "./triggers/shipped";
 import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
 import { createWebhookAdmission } from "./triggers/webhook/wiring";
@@ -35,9 +35,10 @@ export async function createServices(o: {
   db: DatabaseHandle;
   flows: FlowRepo;
   settings: SettingsRepo;
+  /** Node types and trigger listeners beyond the shipped ones. */
+  extensions?: HostExtensions;
 }) {
   const { config, log, db } = o;
-  const registry: NodeRegistry = nodeRegistry;
   const events = createEventBus();
   const vault = createVault(db.prisma, loadOrCreateKey(config.dataDir, config.encryptionKey));
   // The SSRF allow-list is a setting: rebuilding the client on change takes effect for the next request.
@@ -54,14 +55,49 @@ export async function createServices(o: {
       allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
     });
   };
+  const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+  const attachments = createAttachmentStore(config.dataDir);
+  const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
+  const shipped = createShippedListeners({
+    webhook: hooks.production,
+    email: {
+      host: config.smtp.host,
+      port: config.smtp.port,
+      domain: config.smtp.domain,
+      log,
+      storeAttachment: (content, meta) => attachments.store(content, meta),
+    },
+    cron: {
+      log,
+      store: {
+        async getLastFire(flowId, nodeId) {
+          const row = await db.prisma.triggerState.findUnique({
+            where: { flowId_nodeId: { flowId, nodeId } },
+          });
+          return row?.lastFireAt ?? undefined;
+        },
+        async setLastFire(flowId, nodeId, at) {
+          await db.prisma.triggerState.upsert({
+            where: { flowId_nodeId: { flowId, nodeId } },
+            create: { id: `${flowId}:${nodeId}`, flowId, nodeId, kind: "cron", lastFireAt: at },
+            update: { lastFireAt: at },
+          });
+        },
+      },
+      isRunning: (flowId) => runningOf.get(flowId) !== undefined,
+    },
+  });
+  const types = createTypeRegistry({
+    nodeTypes: [...nodeTypes, ...(o.extensions?.nodeTypes ?? [])],
+    listeners: [...shipped.list, ...(o.extensions?.triggerListeners ?? [])],
+  });
+  const registry: NodeRegistry = types.nodes;
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
   const queue = createSqliteRunQueue(db.sql);
   const extras = createStepExtras();
   const stepStore = createSqliteStepStore(db.sql, extras);
   const responses = createResponseHub();
-  const hooks = { production: createHookRegistry(), test: createHookRegistry() };
-  const attachments = createAttachmentStore(config.dataDir);
   const retention = createRetentionJob({
     sql: db.sql,
     file: db.file,
@@ -129,71 +165,15 @@ export async function createServices(o: {
   const triggers = createTriggerManager({
     flows: o.flows,
     cache,
-    registry,
-    hooks: hooks.production,
-    adapters: {},
-    log,
-  });
-  const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
-  const cron = createCronScheduler({
-    log,
-    store: {
-      async getLastFire(flowId, nodeId) {
-        const row = await db.prisma.triggerState.findUnique({ where: { flowId_nodeId: { flowId, nodeId } } });
-        return row?.lastFireAt ?? undefined;
-      },
-      async setLastFire(flowId, nodeId, at) {
-        await db.prisma.triggerState.upsert({
-          where: { flowId_nodeId: { flowId, nodeId } },
-          create: { id: `${flowId}:${nodeId}`, flowId, nodeId, kind: "cron", lastFireAt: at },
-          update: { lastFireAt: at },
-        });
-      },
-    },
-    fire: async (b, payload) => {
-      const { id } = await queue.enqueue({
-        flowId: b.flowId,
-        flowVersion: b.flowVersion,
-        channel: "cron",
-        payloadJson: JSON.stringify(payload),
-      });
+    types,
+    async startRun(req) {
+      const { id } = await queue.enqueue(req);
       worker.kick();
-      triggers.report(b.flowId, { lastEventAt: payload.firedAt, status: "listening" });
       return id;
     },
-    isRunning: (flowId) => runningOf.get(flowId) !== undefined,
-    onHealth: (flowId, h) => triggers.report(flowId, h),
-  });
-  triggers.setAdapter("cron", cron);
-  events.on("run.finished", (f) => {
-    if (f.channel === "cron") cron.runFinished(f.flowId);
-  });
-
-  const smtp = createSmtpIngress({
-    host: config.smtp.host,
-    port: config.smtp.port,
-    domain: config.smtp.domain,
     log,
-    storeAttachment: (content, meta) => attachments.store(content, meta),
-    admit: async (b, payloadJson) => {
-      const { id } = await queue.enqueue({
-        flowId: b.flowId,
-        flowVersion: b.flowVersion,
-        channel: "email",
-        payloadJson,
-      });
-      worker.kick();
-      triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
-      return id;
-    },
-    // The listener is shared by every e-mail trigger: its health is theirs.
-    onHealth: (h) => {
-      for (const t of triggers.health() as { flowId: string; kind: string }[])
-        if (t.kind === "email") triggers.report(t.flowId, h);
-    },
   });
-  triggers.setAdapter("email", smtp);
-  let smtpPort = config.smtp.port;
+  events.on("run.finished", (f) => triggers.runFinished(f.flowId));
 
   const inline = createInlineRuns({
     cache,
@@ -204,14 +184,14 @@ export async function createServices(o: {
     responses,
     worker,
     onFinished: (run) => {
-      runFinished({ runId: run.id, status: run.status, flowId: run.flowId, channel: "webhook" });
+      runFinished({ runId: run.id, status: run.status, flowId: run.flowId, channel: webhookTrigger.channel });
       triggers.report(run.flowId, { lastEventAt: new Date().toISOString() });
     },
   });
   const webhookHandler = createWebhookHandler({
     production: hooks.production,
     test: hooks.test,
-    ...createWebhookAdmission({ queue, worker, responses, secrets: vault.reader, triggers }),
+    ...createWebhookAdmission({ queue, worker, responses, secrets: vault.reader, report: triggers.report }),
     runInline: (binding, payload, payloadJson) => inline.run(binding, payload, payloadJson),
     deliverTestEvent: (binding, payload) => events.emit("webhook.test", { flowId: binding.flowId, payload }),
     now: Date.now,
@@ -219,6 +199,8 @@ export async function createServices(o: {
 
   return {
     registry,
+    /** Every node type and trigger listener of this host, and the catalogue built from them. */
+    types,
     events,
     cancelledUnclaimed,
     vault,
@@ -231,10 +213,10 @@ export async function createServices(o: {
     hooks,
     worker,
     triggers,
-    cron,
-    smtp,
+    /** The inbound e-mail listener (its port, and a failure hook for tests). */
+    email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
-    smtpPort: () => smtpPort,
+    smtpPort: () => shipped.email.port(),
     attachments,
     webhookHandler,
     retention,
@@ -262,15 +244,12 @@ export async function createServices(o: {
             log.error({ err }, "memory re-embedding failed; items stay searchable lexically"),
           );
       }
-      const { port } = await smtp.start();
-      smtpPort = port;
-      log.info({ port, domain: config.smtp.domain }, "inbound SMTP listening");
+      await triggers.start();
       await triggers.syncAll();
     },
     async stop() {
-      cron.stop();
+      await triggers.close();
       await retention.stop();
-      await smtp.stop();
       await worker.stop();
       await inline.drain();
       memory.close();

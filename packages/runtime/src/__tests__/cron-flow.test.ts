@@ -34,7 +34,7 @@ describe("cron → flow", () => {
     expect(run.channel).toBe("cron");
     expect(run.status).toBe("succeeded");
     expect(JSON.parse(run.triggerPayload)).toMatchObject({ timezone: "UTC", missed: false });
-    expect(t.host.services.triggers.health(id)).toMatchObject({ kind: "cron", status: "listening" });
+    expect(t.host.services.triggers.health(id)).toMatchObject({ type: "trigger.cron", status: "listening" });
 
     await t.host.control.setActive(id, false);
     const deactivatedAt = Date.now();

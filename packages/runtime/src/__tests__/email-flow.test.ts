@@ -69,11 +69,11 @@ describe("e-mail → flow", () => {
     };
     const { id } = await t.host.flows.create({ name: "Support inbox", definition: flow });
     await t.host.control.setActive(id, true);
-    expect(t.host.services.triggers.health(id)).toMatchObject({ kind: "email", status: "listening" });
+    expect(t.host.services.triggers.health(id)).toMatchObject({ type: "trigger.email", status: "listening" });
     const seen: string[] = [];
     let errorMessage: string | undefined;
     const deadline = Date.now() + 10_000;
-    t.host.services.smtp.simulateFailure();
+    t.host.services.email.simulateFailure();
     while (Date.now() < deadline) {
       const h = t.host.services.triggers.health(id) as { status: string; lastError?: string };
       if (seen.at(-1) !== h.status) seen.push(h.status);

@@ -6,11 +6,15 @@ import { parseConfig } from "../config";
 import { createHost, type Host } from "../host";
 import { createHttpServer, listen } from "../http/server";
 import { createLogger } from "../logger";
+import type { HostExtensions } from "../triggers/registry";
 
-/** A started host on a temp data dir with its hooks served on 127.0.0.1 (no web app). */
+/**
+ * A started host on a temp data dir with its hooks served on 127.0.0.1 (no web app). Not seeded unless
+ * asked; `nodeTypes` and `triggerListeners` add types beyond the shipped ones.
+ */
 export async function startTestHost(
   env: Record<string, string> = {},
-  opts: { seed?: boolean } = { seed: false },
+  opts: { seed?: boolean } & HostExtensions = {},
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), "sy-host-"));
   const config = parseConfig({
@@ -19,7 +23,7 @@ export async function startTestHost(
     LOG_LEVEL: "silent",
     ...env,
   });
-  const host: Host = await createHost(config, createLogger("silent"), opts);
+  const host: Host = await createHost(config, createLogger("silent"), { seed: false, ...opts });
   await host.start();
   const server = createHttpServer(host, { hooks: host.services.webhookHandler });
   const { port } = await listen(server, 0, "127.0.0.1");

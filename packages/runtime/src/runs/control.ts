@@ -1,9 +1,9 @@
 import type { FlowRepo } from "@switchyard/db";
 import type { FlowNode, Problem, RunChannel } from "@switchyard/engine";
+import { webhookTrigger } from "@switchyard/nodes";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
 import { webhookCredentialProblem } from "../triggers/webhook/credentials";
-import type { WebhookConfig } from "../triggers/webhook/registry";
 
 export class RunControlError extends Error {
   constructor(
@@ -91,10 +91,10 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       const compiled = await s.cache.get(flowId, flow.currentVersion).catch((e: Error) => {
         throw new RunControlError("bad_request", e.message);
       });
-      const node = compiled.flow.nodes.find((n) => n.type === "trigger.webhook");
+      const node = compiled.flow.nodes.find((n) => n.type === webhookTrigger.type);
       if (!node) throw new RunControlError("bad_request", "the flow has no webhook trigger to listen on");
-      const def = s.registry.get("trigger.webhook")!;
-      const config = def.config.parse(node.config) as WebhookConfig;
+      // The compiled flow passed validation, so its webhook config parses.
+      const config = webhookTrigger.config.parse(node.config);
       try {
         s.hooks.test.bind({ flowId, flowVersion: flow.currentVersion, nodeId: node.id, config });
       } catch (e) {

@@ -1,5 +1,6 @@
 import { newId } from "@switchyard/db";
 import type { NodeDefinition, NodeRegistry } from "@switchyard/engine";
+import { webhookTrigger } from "@switchyard/nodes";
 import type { CompletedRun, RunOutcome, RunQueue } from "../queue/types";
 import type { WebhookResponse } from "../triggers/webhook/handler";
 import type { HookBinding } from "../triggers/webhook/registry";
@@ -74,7 +75,7 @@ export function createInlineRuns(d: InlineRunDeps) {
           id,
           flowId: b.flowId,
           flowVersion: b.flowVersion,
-          channel: "webhook",
+          channel: webhookTrigger.channel,
           payloadJson,
           payload,
           attempts: 1,
@@ -93,7 +94,7 @@ export function createInlineRuns(d: InlineRunDeps) {
         id,
         flowId: b.flowId,
         flowVersion: b.flowVersion,
-        channel: "webhook",
+        channel: webhookTrigger.channel,
         payloadJson,
         completed,
       });

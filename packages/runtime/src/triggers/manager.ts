@@ -1,142 +1,162 @@
 import type { FlowRepo } from "@switchyard/db";
-import type { FlowNode, NodeRegistry, TriggerDefinition } from "@switchyard/engine";
+import type { FlowNode, RunChannel, TriggerDefinition } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { FlowCache } from "../runs/flow-cache";
-import { CronConfigError } from "./cron/expression";
-import type { HookRegistry, WebhookConfig } from "./webhook/registry";
-
-export type TriggerKind = "webhook" | "email" | "cron" | "manual";
+import {
+  type TriggerBinding,
+  TriggerBindError,
+  type TriggerHealthUpdate,
+  type TriggerListener,
+  type TriggerStatus,
+} from "./listener";
+import type { TypeRegistry } from "./registry";
 
 export interface TriggerHealth {
   flowId: string;
   nodeId: string;
-  kind: TriggerKind;
-  status: "listening" | "error";
+  /** The trigger's type id, e.g. `trigger.cron` ("" when binding failed before a trigger node was found). */
+  type: string;
+  status: TriggerStatus;
   lastEventAt?: string;
   lastError?: string;
 }
 
-/** Listener adapters for the trigger kinds that listen (webhooks are a plain registry). */
-export interface TriggerAdapters {
-  email?: {
-    bind(b: {
-      flowId: string;
-      flowVersion: number;
-      nodeId: string;
-      localPart: string;
-      allowFrom?: string[];
-      maxMessageBytes?: number;
-    }): void;
-    unbind(flowId: string): void;
-  };
-  cron?: {
-    bind(b: {
-      flowId: string;
-      flowVersion: number;
-      nodeId: string;
-      expression: string;
-      timezone: string;
-      overlap: "skip" | "queue" | "allow";
-      missed: "skip" | "run_once";
-    }): Promise<void>;
-    unbind(flowId: string): void;
-  };
-}
-
 export class ActivationError extends Error {
   override name = "ActivationError";
+  constructor(
+    message: string,
+    /** The trigger node refused, when the flow got that far. */
+    readonly trigger?: { nodeId: string; type: string },
+  ) {
+    super(message);
+  }
+}
+
+/** A run a trigger starts: the manager adds the channel its definition declares. */
+export interface TriggerRunRequest {
+  flowId: string;
+  flowVersion: number;
+  channel: RunChannel;
+  payloadJson: string;
 }
 
 /**
  * Keeps the running process's listeners in step with which flows are active: activation, edits and
- * deactivation rebind immediately, so a trigger never serves a stale version or dies silently.
+ * deactivation rebind immediately, so a trigger never serves a stale version or dies silently. It
+ * knows no trigger type: it parses the trigger node's config with its definition's schema and hands
+ * the binding to the listener registered for that type.
  */
 export function createTriggerManager(o: {
   flows: FlowRepo;
   cache: FlowCache;
-  registry: NodeRegistry;
-  hooks: HookRegistry;
-  adapters: TriggerAdapters;
+  types: TypeRegistry;
+  /** Admits a run durably (queue + worker); resolves with its id. */
+  startRun(req: TriggerRunRequest): Promise<string>;
   log: Logger;
 }) {
   const health = new Map<string, TriggerHealth>();
-  const kindOf = new Map<string, TriggerKind>();
+  /** The live binding of each flow and the listener holding it. */
+  const bound = new Map<string, { listener: TriggerListener; binding: TriggerBinding }>();
 
-  const unbindAll = (flowId: string) => {
-    o.hooks.unbind(flowId);
-    o.adapters.email?.unbind(flowId);
-    o.adapters.cron?.unbind(flowId);
-    kindOf.delete(flowId);
+  const report = (flowId: string, update: TriggerHealthUpdate) => {
+    const h = health.get(flowId);
+    if (h) Object.assign(h, update);
+  };
+
+  function healthOf(flowId: string): TriggerHealth | undefined;
+  function healthOf(): TriggerHealth[];
+  function healthOf(flowId?: string): TriggerHealth | TriggerHealth[] | undefined {
+    return flowId ? health.get(flowId) : [...health.values()];
+  }
+
+  const unbind = (flowId: string) => {
+    bound.get(flowId)?.listener.unbind(flowId);
+    bound.delete(flowId);
     health.delete(flowId);
   };
 
   const triggerOf = (nodes: FlowNode[]): { node: FlowNode; def: TriggerDefinition } => {
     for (const node of nodes) {
-      const def = o.registry.get(node.type);
+      const def = o.types.nodes.get(node.type);
       if (def?.kind === "trigger" && !node.disabled) return { node, def };
     }
     throw new ActivationError("the flow has no enabled trigger node");
   };
 
+  const bindingFor = (
+    base: Omit<TriggerBinding, "fire" | "fireJson" | "report">,
+    channel: RunChannel,
+  ): TriggerBinding => {
+    const fireJson = async (payloadJson: string) => {
+      if (bound.get(base.flowId)?.binding !== binding)
+        throw new Error(
+          `flow ${base.flowId} version ${base.flowVersion} is no longer bound; event not admitted`,
+        );
+      const runId = await o.startRun({
+        flowId: base.flowId,
+        flowVersion: base.flowVersion,
+        channel,
+        payloadJson,
+      });
+      if (bound.get(base.flowId)?.binding === binding)
+        report(base.flowId, { lastEventAt: new Date().toISOString() });
+      return runId;
+    };
+    const binding: TriggerBinding = {
+      ...base,
+      fireJson,
+      fire: (payload) => fireJson(JSON.stringify(payload)),
+      // A replaced binding's late reports would describe a trigger that no longer runs.
+      report: (update) => {
+        if (bound.get(base.flowId)?.binding === binding) report(base.flowId, update);
+      },
+    };
+    return binding;
+  };
+
   const manager = {
-    /** Listeners start after the manager exists (they report health to it), so they plug in late. */
-    setAdapter<K extends keyof TriggerAdapters>(kind: K, adapter: TriggerAdapters[K]) {
-      o.adapters[kind] = adapter;
-    },
     /** Binds (or unbinds) the flow's trigger to match the database. Throws ActivationError on a bad flow. */
     async sync(flowId: string): Promise<void> {
       const flow = await o.flows.get(flowId);
       if (!flow?.active || flow.activeVersion == null) {
-        unbindAll(flowId);
+        unbind(flowId);
         return;
       }
       const compiled = await o.cache.get(flowId, flow.activeVersion).catch((e: Error) => {
         throw new ActivationError(e.message);
       });
       const { node, def } = triggerOf(compiled.flow.nodes);
+      const refused = (why: string) =>
+        new ActivationError(`trigger ${node.id}: ${why}`, { nodeId: node.id, type: def.type });
+      const listener = o.types.listenerOf(def.type);
+      // The registry refuses a trigger type without a listener; this guards a registry built otherwise.
+      if (!listener) throw refused(`no listener for "${def.type}" in this process`);
       const parsed = def.config.safeParse(node.config);
       if (!parsed.success)
-        throw new ActivationError(
-          `trigger ${node.id}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-        );
-      const config = parsed.data as Record<string, unknown>;
-      const base = { flowId, flowVersion: flow.activeVersion, nodeId: node.id };
-      unbindAll(flowId);
-      let kind: TriggerKind = "manual";
-      if (def.type === "trigger.webhook") {
-        kind = "webhook";
-        try {
-          o.hooks.bind({ ...base, config: config as WebhookConfig });
-        } catch (e) {
-          throw new ActivationError((e as Error).message);
-        }
-      } else if (def.type === "trigger.email") {
-        kind = "email";
-        if (!o.adapters.email) throw new ActivationError("inbound e-mail is not running in this process");
-        o.adapters.email.bind({
-          ...base,
-          ...(config as { localPart: string; allowFrom?: string[]; maxMessageBytes?: number }),
-        });
-      } else if (def.type === "trigger.cron") {
-        kind = "cron";
-        if (!o.adapters.cron) throw new ActivationError("the scheduler is not running in this process");
-        const c = config as {
-          expression: string;
-          timezone?: string;
-          overlap: "skip" | "queue" | "allow";
-          missed: "skip" | "run_once";
-        };
-        const timezone = c.timezone ?? compiled.flow.settings.timezone;
-        await o.adapters.cron
-          .bind({ ...base, expression: c.expression, timezone, overlap: c.overlap, missed: c.missed })
-          .catch((e: Error) => {
-            // The flow's own time zone is only checked here (the trigger config may leave it out): a 400.
-            throw e instanceof CronConfigError ? new ActivationError(`trigger ${node.id}: ${e.message}`) : e;
-          });
+        throw refused(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      const binding = bindingFor(
+        {
+          flowId,
+          flowVersion: flow.activeVersion,
+          nodeId: node.id,
+          config: parsed.data,
+          settings: compiled.flow.settings,
+        },
+        def.channel,
+      );
+      unbind(flowId);
+      // Registered first: a listener may report or fire from inside bind (a catch-up run after downtime).
+      bound.set(flowId, { listener, binding });
+      health.set(flowId, { flowId, nodeId: node.id, type: def.type, status: "listening" });
+      try {
+        await listener.bind(binding);
+      } catch (e) {
+        bound.delete(flowId);
+        health.delete(flowId);
+        listener.unbind(flowId);
+        throw e instanceof TriggerBindError ? refused(e.message) : e;
       }
-      kindOf.set(flowId, kind);
-      health.set(flowId, { flowId, nodeId: node.id, kind, status: "listening" });
-      o.log.info({ flowId, version: flow.activeVersion, kind }, "trigger bound");
+      o.log.info({ flowId, version: flow.activeVersion, type: def.type }, "trigger bound");
     },
     async syncAll(): Promise<void> {
       for (const flow of await o.flows.list()) {
@@ -146,23 +166,32 @@ export function createTriggerManager(o: {
         } catch (e) {
           // One broken flow must not keep the others from listening; its health says why.
           o.log.error({ err: e, flowId: flow.id }, "could not bind trigger");
+          const trigger = e instanceof ActivationError ? e.trigger : undefined;
           health.set(flow.id, {
             flowId: flow.id,
-            nodeId: "",
-            kind: "manual",
+            nodeId: trigger?.nodeId ?? "",
+            type: trigger?.type ?? "",
             status: "error",
-            lastError: (e as Error).message,
+            lastError: e instanceof Error ? e.message : String(e),
           });
         }
       }
     },
-    unbind: unbindAll,
-    /** Called by listeners on every event and failure. */
-    report(flowId: string, update: Partial<Pick<TriggerHealth, "status" | "lastEventAt" | "lastError">>) {
-      const h = health.get(flowId);
-      if (h) Object.assign(h, update);
+    unbind,
+    /** Health of a flow's trigger, for event sources that admit runs themselves (webhooks). */
+    report,
+    health: healthOf,
+    /** Tells the listener of the flow's trigger that one of its runs finished. */
+    runFinished(flowId: string) {
+      bound.get(flowId)?.listener.runFinished?.(flowId);
     },
-    health: (flowId?: string) => (flowId ? health.get(flowId) : [...health.values()]),
+    /** Starts every listener that opens something (a socket); call before syncAll. */
+    async start() {
+      for (const l of o.types.listeners) await l.start?.();
+    },
+    async close() {
+      for (const l of o.types.listeners) await l.close?.();
+    },
   };
   return manager;
 }

@@ -3,7 +3,8 @@
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo, useMemo } from "react";
 import { inputsOf, outputsOf } from "./doc-ops";
-import { categoryTone, NodeIcon } from "./NodeIcon";
+import { categoryTone } from "./categories";
+import { NodeIcon } from "./NodeIcon";
 import type { FlowRfNode } from "./rf-adapter";
 import { useEditor } from "./store";
 import type { Problem } from "@switchyard/contracts";

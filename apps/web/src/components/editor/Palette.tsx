@@ -4,12 +4,10 @@ import { useReactFlow } from "@xyflow/react";
 import { type DragEvent, useMemo, useState } from "react";
 import { PALETTE_MIME } from "./Canvas";
 import { addNode } from "./doc-ops";
-import { categoryTone, NodeIcon } from "./NodeIcon";
+import { categoryLabel, categoryRank, categoryTone } from "./categories";
+import { NodeIcon } from "./NodeIcon";
 import { useEditor } from "./store";
 import type { CatalogueEntry } from "@switchyard/contracts";
-
-const categoryOrder = ["trigger", "logic", "flow", "http", "data", "ai", "agent"];
-const categoryLabel = (c: string) => (c === "ai" ? "AI" : c.charAt(0).toUpperCase() + c.slice(1));
 
 /** Node types by category, searchable; drag one onto the canvas or click to add it after the selection. */
 export function Palette() {
@@ -28,8 +26,9 @@ export function Palette() {
     );
     const by = new Map<string, CatalogueEntry[]>();
     for (const e of hits) by.set(e.category, [...(by.get(e.category) ?? []), e]);
-    const rank = (c: string) => categoryOrder.indexOf(c) + 1 || 99;
-    return [...by.entries()].sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]));
+    return [...by.entries()].sort(
+      (a, b) => categoryRank(a[0]) - categoryRank(b[0]) || a[0].localeCompare(b[0]),
+    );
   }, [catalogue, query]);
 
   const onClick = (entry: CatalogueEntry) => {

@@ -24,7 +24,10 @@ describe("cron activation agrees with save-time validation", () => {
       expect(validateFlow(definition, t.host.services.registry)).toEqual([]);
       const { id } = await t.host.flows.create({ name: expression, definition });
       await expect(t.host.control.setActive(id, true)).resolves.toMatchObject({ active: true });
-      expect(t.host.services.triggers.health(id)).toMatchObject({ kind: "cron", status: "listening" });
+      expect(t.host.services.triggers.health(id)).toMatchObject({
+        type: "trigger.cron",
+        status: "listening",
+      });
     }
   });
 

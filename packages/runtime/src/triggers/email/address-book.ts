@@ -1,4 +1,5 @@
 import { type EmailBinding, emailBinding } from "./payload-schema";
+import { TriggerBindError } from "../listener";
 
 /** Why a recipient is refused; the SMTP layer turns each into a reply code. */
 export type Refusal =
@@ -50,7 +51,9 @@ export function createAddressBook(domain: string) {
       const local = binding.localPart.toLowerCase();
       const owner = byLocal.get(local);
       if (owner && owner.flowId !== binding.flowId) {
-        throw new Error(`e-mail address ${local}@${ownDomain} is already used by flow ${owner.flowId}`);
+        throw new TriggerBindError(
+          `e-mail address ${local}@${ownDomain} is already used by flow ${owner.flowId}`,
+        );
       }
       unbind(binding.flowId);
       byLocal.set(local, binding);

@@ -1,5 +1,5 @@
 import type { FlowNode, Problem, SecretsReader } from "@switchyard/engine";
-import type { WebhookAuth } from "@switchyard/nodes";
+import { type WebhookAuth, webhookTrigger } from "@switchyard/nodes";
 
 /**
  * Which credential types each auth mode accepts, and the field of each that holds what callers must
@@ -53,7 +53,7 @@ export async function webhookCredentialProblem(
   nodes: readonly FlowNode[],
   secrets: SecretsReader,
 ): Promise<Problem | undefined> {
-  const node = nodes.find((n) => n.type === "trigger.webhook" && !n.disabled);
+  const node = nodes.find((n) => n.type === webhookTrigger.type && !n.disabled);
   const auth = (node?.config as { auth?: WebhookAuth } | undefined)?.auth;
   if (!node || !auth || auth.type === "none" || typeof auth.credentialId !== "string") return undefined;
   try {

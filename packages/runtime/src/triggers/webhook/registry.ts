@@ -1,6 +1,7 @@
 import type { webhookConfig } from "@switchyard/nodes";
 import type { z } from "zod";
 import { HttpInputError, setOwn } from "./body";
+import { TriggerBindError } from "../listener";
 
 export type WebhookConfig = z.infer<typeof webhookConfig>;
 
@@ -39,7 +40,8 @@ export function createHookRegistry() {
     bind(binding: HookBinding): void {
       const path = segments(binding.config.path).join("/");
       const owner = [...byFlow.entries()].find(([f, p]) => p === path && f !== binding.flowId);
-      if (owner) throw new Error(`webhook path /hooks/${path} is already used by flow ${owner[0]}`);
+      if (owner)
+        throw new TriggerBindError(`webhook path /hooks/${path} is already used by flow ${owner[0]}`);
       remove(binding.flowId);
       byFlow.set(binding.flowId, path);
       if (path.split("/").some((s) => s.startsWith(":"))) patterns.push({ parts: path.split("/"), binding });

@@ -1,10 +1,10 @@
 import { newId } from "@switchyard/db";
 import type { SecretsReader } from "@switchyard/engine";
-import { webhookSignatureHeader } from "@switchyard/nodes";
+import { webhookSignatureHeader, webhookTrigger } from "@switchyard/nodes";
 import type { RunQueue } from "../../queue/types";
 import type { ResponseHub } from "../../runs/response-hub";
 import type { Worker } from "../../worker/worker";
-import type { TriggerManager } from "../manager";
+import type { TriggerHealthUpdate } from "../listener";
 import type { ResolvedWebhookAuth } from "./auth";
 import { webhookSecrets } from "./credentials";
 import type { WebhookDeps } from "./handler";
@@ -16,7 +16,8 @@ export function createWebhookAdmission(o: {
   worker: Worker;
   responses: ResponseHub;
   secrets: SecretsReader;
-  triggers: TriggerManager;
+  /** Trigger health of the flow (the manager's). */
+  report(flowId: string, update: TriggerHealthUpdate): void;
 }): Pick<WebhookDeps, "resolveAuth" | "admit" | "waitForResponse"> {
   return {
     /** Fails closed: a missing credential, one of the wrong type or an empty secret throws (the caller gets a bare 500). */
@@ -24,7 +25,7 @@ export function createWebhookAdmission(o: {
       const auth = b.config.auth;
       if (auth.type === "none") return auth;
       const fields = await webhookSecrets(auth, o.secrets).catch((e: Error) => {
-        o.triggers.report(b.flowId, { lastError: `webhook auth: ${e.message}` });
+        o.report(b.flowId, { lastError: `webhook auth: ${e.message}` });
         throw e;
       });
       switch (auth.type) {
@@ -61,7 +62,7 @@ export function createWebhookAdmission(o: {
           id,
           flowId: b.flowId,
           flowVersion: b.flowVersion,
-          channel: "webhook",
+          channel: webhookTrigger.channel,
           payloadJson,
           ...(idem && key ? { idempotency: { key: `${b.flowId}:${key}`, ttlMs: idem.ttlSec * 1000 } } : {}),
           ...(inline ? { claimFor: { workerId: o.worker.workerId, leaseMs: o.worker.leaseMs } } : {}),
@@ -80,7 +81,7 @@ export function createWebhookAdmission(o: {
           o.worker.kick();
         }
       }
-      o.triggers.report(b.flowId, { lastEventAt: new Date().toISOString() });
+      o.report(b.flowId, { lastEventAt: new Date().toISOString() });
       return { runId: admission.id, duplicate: admission.duplicate };
     },
     waitForResponse: (runId, timeoutMs) => o.responses.wait(runId, timeoutMs),

@@ -1,0 +1,19 @@
+import { createCronListener } from "./cron/listener";
+import { createEmailListener } from "./email/listener";
+import { manualListener } from "./manual/listener";
+import { createWebhookListener } from "./webhook/listener";
+
+/**
+ * The listeners of the trigger types Switchyard ships: the one list a new shipped trigger is added to
+ * (its definition goes in @switchyard/nodes' `nodeTypes`). Each is built with what it needs from the host.
+ */
+export function createShippedListeners(d: {
+  webhook: Parameters<typeof createWebhookListener>[0];
+  email: Parameters<typeof createEmailListener>[0];
+  cron: Parameters<typeof createCronListener>[0];
+}) {
+  const webhook = createWebhookListener(d.webhook);
+  const email = createEmailListener(d.email);
+  const cron = createCronListener(d.cron);
+  return { email, list: [manualListener, webhook, email, cron] };
+}
