@@ -1,8 +1,7 @@
 import { createApiHandler } from "../api";
 import type { Config } from "../config";
 import { createHost } from "../host";
-import * as nodesPackage from "@switchyard/nodes";
-import * as runtimePackage from "../index";
+import * as trpcPackage from "../trpc";
 import { setCurrentHost, setSharedPackages } from "../host-registry";
 import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
@@ -13,7 +12,7 @@ import { defaultWebDir, loadWebApp } from "../web";
 export async function startCommand(config: Config, log: Logger): Promise<void> {
   const host = await createHost(config, log);
   setCurrentHost(host);
-  setSharedPackages({ runtime: runtimePackage, nodes: nodesPackage });
+  setSharedPackages({ trpc: trpcPackage });
   try {
     await host.start();
     const web = await loadWebApp({

@@ -5,6 +5,7 @@ import { newId, type PrismaClient } from "@switchyard/db";
 import type { SecretsReader } from "@switchyard/engine";
 import { hostAllowed, hostPatternProblem, parseAllowedHosts } from "@switchyard/nodes";
 import { z } from "zod";
+import { HostError } from "../errors/codes";
 
 /**
  * Where an outbound credential may be sent: host patterns (`api.example.com`, `*.example.com`),
@@ -51,8 +52,12 @@ export const credentialTypes = {
 } as const;
 export type CredentialType = keyof typeof credentialTypes;
 
-export class CredentialError extends Error {
+/** A credential that cannot be stored or read as asked: answered as the caller's mistake. */
+export class CredentialError extends HostError {
   override name = "CredentialError";
+  constructor(message: string) {
+    super("invalid_request", message);
+  }
 }
 
 /** Loads the key from config, or creates a random one in a 0600 key file beside (not inside) the database. */

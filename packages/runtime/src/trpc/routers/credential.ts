@@ -1,7 +1,7 @@
-import type { CredentialType } from "@switchyard/runtime";
+import type { CredentialType } from "../../index";
 import { z } from "zod";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
-import { loadRuntime } from "./runtime-module";
+import { CredentialError, audit, credentialTypes } from "../../index";
 import { readLlm } from "./settings-llm";
 
 /** Display names (TypeScript keeps this in step with the runtime's types); fields come from each type's zod schema. */
@@ -32,7 +32,6 @@ type JsonProp = { enum?: string[]; default?: string; pattern?: string; minLength
 
 /** The create form of every type, generated from its zod schema (input side: defaults are optional). */
 async function describeTypes() {
-  const { credentialTypes } = await loadRuntime();
   return typeNames.map((type) => {
     const json = z.toJSONSchema(credentialTypes[type], { io: "input" }) as {
       properties: Record<string, JsonProp>;
@@ -93,7 +92,6 @@ export const credentialRouter = router({
     .mutation(async ({ ctx, input }) => {
       const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);
       if (!row) throw new TRPCError({ code: "NOT_FOUND", message: "credential not found" });
-      const { audit, CredentialError } = await loadRuntime();
       let result: { id: string; allowedHosts: string[] };
       try {
         result = await ctx.host.services.vault.setAllowedHosts(input.id, input.allowedHosts);
@@ -117,7 +115,6 @@ export const credentialRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { audit, credentialTypes } = await loadRuntime();
       const schema = credentialTypes[input.type];
       const unknown = Object.keys(input.data).filter((k) => !(k in schema.shape));
       if (unknown.length > 0)
@@ -160,7 +157,6 @@ export const credentialRouter = router({
           message: `"${row.name}" is the LLM provider's key in Settings › Models; choose another credential there first`,
         });
       await ctx.host.services.vault.delete(input.id);
-      const { audit } = await loadRuntime();
       await audit(ctx.host, ctx.user.id, "credential.deleted", input.id, { name: row.name, type: row.type });
       return { id: input.id };
     }),

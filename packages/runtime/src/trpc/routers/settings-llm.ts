@@ -1,8 +1,8 @@
 import { createOpenAiCompatibleProvider, MODEL_HINTS } from "@switchyard/agent";
-import type { Host } from "@switchyard/runtime";
+import type { Host } from "../../index";
 import { z } from "zod";
 import { TRPCError } from "../trpc";
-import { loadRuntime } from "./runtime-module";
+import { assertCredentialHost, llmSettingsSchema } from "../../index";
 
 /** The `[model] hint`s an agent can ask for, plus the fallback used when a hint has no model. */
 export const MODEL_SLOTS = [...MODEL_HINTS, "default"] as const;
@@ -42,7 +42,6 @@ export async function llmApiKey(
     });
   const { data } = await host.services.vault.reader.get(credentialId);
   if (baseUrl) {
-    const { assertCredentialHost } = await loadRuntime();
     try {
       assertCredentialHost(credentialId, data, new URL(baseUrl).hostname);
     } catch (e) {
@@ -64,12 +63,10 @@ async function keyHostCheck(
 ): Promise<((url: URL) => void) | undefined> {
   if (!credentialId) return undefined;
   const { data } = await host.services.vault.reader.get(credentialId);
-  const { assertCredentialHost } = await loadRuntime();
   return (url) => assertCredentialHost(credentialId, data, url.hostname);
 }
 
 export async function readLlm(host: Host) {
-  const { llmSettingsSchema } = await loadRuntime();
   const parsed = llmSettingsSchema.safeParse(await host.settings.get("llm.provider"));
   return parsed.success ? parsed.data : null;
 }

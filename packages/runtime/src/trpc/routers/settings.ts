@@ -1,5 +1,5 @@
 import { PERMISSION_LEVELS } from "@switchyard/agent";
-import type { Host } from "@switchyard/runtime";
+import type { Host } from "../../index";
 import { z } from "zod";
 import { ownerProcedure, router, TRPCError } from "../trpc";
 import {
@@ -10,7 +10,7 @@ import {
   previewPolicy,
   safeDefaultCeilings,
 } from "./policy-preview";
-import { loadRuntime } from "./runtime-module";
+import { audit as auditRow } from "../../auth";
 import {
   cleanModels,
   llmApiKey,
@@ -23,7 +23,7 @@ import {
 
 /** Audit rows for settings changes (details never hold secrets). */
 async function audit(host: Host, actorId: string, action: string, details?: Record<string, unknown>) {
-  await (await loadRuntime()).audit(host, actorId, action, null, details);
+  await auditRow(host, actorId, action, null, details);
 }
 
 /**

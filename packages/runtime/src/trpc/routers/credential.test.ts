@@ -1,4 +1,4 @@
-import { listAudit } from "@switchyard/runtime";
+import { listAudit } from "../../index";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testCaller } from "../__tests__/caller";
 

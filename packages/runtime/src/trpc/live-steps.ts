@@ -1,9 +1,20 @@
 import type { EventEmitter } from "node:events";
 import type { RunProgressEvent } from "@switchyard/engine";
-import type { LiveFinished } from "@/components/runs/trace-model";
 
-/** A step as the live view needs it: the trace view's own finished-step shape. */
-export type LiveStep = LiveFinished;
+/** A finished step as the run page's live view needs it (no row id: the store may still buffer it). */
+export interface LiveStep {
+  nodeId: string;
+  visit: number;
+  attempt: number;
+  status: string;
+  port: string | null;
+  reason: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  retryAt: string | null;
+  startedAt: string;
+  endedAt: string;
+}
 
 export interface LiveStart {
   nodeId: string;

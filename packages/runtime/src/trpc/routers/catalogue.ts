@@ -1,31 +1,15 @@
-import { getSharedPackage } from "@switchyard/runtime/host-registry";
+import { catalogue } from "@switchyard/nodes";
 import { z } from "zod";
+import { CronConfigError, describeSchedule } from "../../triggers/cron";
 import { router, TRPCError, viewerProcedure } from "../trpc";
-import { loadRuntime } from "./runtime-module";
-
-type NodesPackage = typeof import("@switchyard/nodes");
-
-/**
- * The nodes package is loaded at run time, not bundled: its code sandbox resolves a wasm file through
- * `import.meta.url`, which bundling breaks. The host process hands over the instance it runs (see
- * host-registry); vitest loads the package as source.
- */
-let nodes: Promise<NodesPackage> | undefined;
-function loadNodes(): Promise<NodesPackage> {
-  const shared = getSharedPackage<NodesPackage>("nodes");
-  nodes ??= shared
-    ? Promise.resolve(shared)
-    : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/nodes");
-  return nodes;
-}
 
 // The catalogue is static for the life of the process; build its JSON Schemas once.
-let cached: ReturnType<NodesPackage["catalogue"]> | undefined;
+let cached: ReturnType<typeof catalogue> | undefined;
 
 export const catalogueRouter = router({
   /** Every node and trigger type: what the editor's palette and config forms are built from. */
-  list: viewerProcedure.query(async () => {
-    cached ??= (await loadNodes()).catalogue();
+  list: viewerProcedure.query(() => {
+    cached ??= catalogue();
     return cached;
   }),
 
@@ -42,7 +26,6 @@ export const catalogueRouter = router({
       }),
     )
     .query(async ({ input }) => {
-      const { CronConfigError, describeSchedule } = await loadRuntime();
       try {
         return describeSchedule(input.expression, input.timezone || input.flowTimezone || "UTC");
       } catch (err) {

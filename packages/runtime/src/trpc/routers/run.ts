@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { liveSteps } from "@/app/api/runs/live-steps";
-import { fromRunControl } from "../run-control-errors";
+import { liveSteps } from "../live-steps";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
 export const runStatus = z.enum([
@@ -122,28 +121,18 @@ export const runRouter = router({
       return { ...step, errorStack: step.errorCode === "internal" ? step.errorStack : null };
     }),
 
-  cancel: editorProcedure.input(runId).mutation(({ ctx, input }) => {
-    try {
-      return ctx.host.control.cancelRun(input.id);
-    } catch (e) {
-      throw fromRunControl(e);
-    }
-  }),
+  cancel: editorProcedure.input(runId).mutation(({ ctx, input }) => ctx.host.control.cancelRun(input.id)),
 
   /** Runs the same flow version again with the same payload and channel; the new run links back. */
   rerun: editorProcedure.input(runId).mutation(async ({ ctx, input }) => {
     const run = await ctx.host.runs.trace(input.id);
     if (!run) notFound(`run ${input.id}`);
-    return ctx.host.control
-      .startRun(run.flowId, {
-        payload: parseStored(run.triggerPayload),
-        channel: run.channel as z.infer<typeof runChannel>,
-        version: run.flowVersion,
-        rerunOf: run.id,
-      })
-      .catch((e: unknown) => {
-        throw fromRunControl(e);
-      });
+    return ctx.host.control.startRun(run.flowId, {
+      payload: parseStored(run.triggerPayload),
+      channel: run.channel as z.infer<typeof runChannel>,
+      version: run.flowVersion,
+      rerunOf: run.id,
+    });
   }),
 
   retention: retentionRouter,

@@ -1,8 +1,8 @@
-import { createAuthService, type Host } from "@switchyard/runtime";
+import { createAuthService, type Host } from "../../index";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contextFor, owner, testCaller } from "../__tests__/caller";
-import { createContext } from "../auth/context";
+import { createContext } from "../context";
 import { appRouter, createCaller } from "./app";
 
 let t: Awaited<ReturnType<typeof testCaller>>;

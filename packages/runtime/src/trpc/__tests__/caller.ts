@@ -9,8 +9,8 @@ import {
   parseConfig,
   type Role,
   scryptParams,
-} from "@switchyard/runtime";
-import { createContext } from "../auth/context";
+} from "../../index";
+import { createContext } from "../context";
 import { createCaller } from "../routers/app";
 
 export const testOrigin = "http://localhost:3000";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Context } from "../auth/context";
+import type { Context } from "../context";
 import { publicProcedure, requireSession, router, viewerProcedure } from "../trpc";
 
 // Shapes only; the account rules (length, e-mail format) live in the runtime and come back as field errors.

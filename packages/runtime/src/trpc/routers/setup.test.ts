@@ -8,9 +8,9 @@ import {
   type Host,
   parseConfig,
   scryptParams,
-} from "@switchyard/runtime";
+} from "../../index";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createContext } from "../auth/context";
+import { createContext } from "../context";
 import { createCaller } from "./app";
 
 let host: Host;

@@ -1,17 +1,9 @@
 import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
-import { fromRunControl } from "../run-control-errors";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
 const flowId = z.object({ id: z.string().min(1) });
 const definition = z.record(z.string(), z.unknown());
-
-// Matched by name: importing @switchyard/db here would bundle Prisma into the web app a second time.
-function notFound(e: unknown): never {
-  if (e instanceof Error && e.name === "NotFoundError")
-    throw new TRPCError({ code: "NOT_FOUND", message: e.message });
-  throw fromRunControl(e);
-}
 
 /**
  * Every problem the engine finds, against the host's node registry; saves keep drafts with problems,
@@ -71,17 +63,17 @@ export const flowRouter = router({
     .mutation(async ({ ctx, input }) => ({ problems: await problemsOf(ctx, input.definition) })),
 
   save: editorProcedure.input(flowId.extend({ definition })).mutation(async ({ ctx, input }) => {
-    const saved = await ctx.host.flows.saveVersion(input.id, input.definition, ctx.user.id).catch(notFound);
+    const saved = await ctx.host.flows.saveVersion(input.id, input.definition, ctx.user.id);
     await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
     // An active flow serves the new version from the next event on — no restart, no stale trigger.
-    await ctx.host.control.afterSave(input.id).catch(notFound);
+    await ctx.host.control.afterSave(input.id);
     return { ...saved, problems: await problemsOf(ctx, input.definition) };
   }),
 
   rename: editorProcedure
     .input(flowId.extend({ name: z.string().trim().min(1).max(200) }))
     .mutation(async ({ ctx, input }) => {
-      const renamed = await ctx.host.flows.rename(input.id, input.name).catch(notFound);
+      const renamed = await ctx.host.flows.rename(input.id, input.name);
       await ctx.host.auth.audit(ctx.user.id, "flow.renamed", input.id, { name: input.name });
       return renamed;
     }),
@@ -104,7 +96,7 @@ export const flowRouter = router({
           });
         }
       }
-      const flow = await ctx.host.control.setActive(input.id, input.active).catch(notFound);
+      const flow = await ctx.host.control.setActive(input.id, input.active);
       await ctx.host.auth.audit(ctx.user.id, input.active ? "flow.activated" : "flow.deactivated", input.id, {
         version: flow?.activeVersion ?? null,
       });
@@ -117,17 +109,17 @@ export const flowRouter = router({
       flowId.extend({ payload: z.unknown().optional(), version: z.number().int().positive().optional() }),
     )
     .mutation(({ ctx, input }) =>
-      ctx.host.control
-        .startRun(input.id, { payload: input.payload ?? {}, channel: "manual", version: input.version })
-        .catch(notFound),
+      ctx.host.control.startRun(input.id, {
+        payload: input.payload ?? {},
+        channel: "manual",
+        version: input.version,
+      }),
     ),
 
   /** Waits (up to 2 min) for one request on /hooks-test/<path> and returns its payload, or null. */
   listenTest: editorProcedure
     .input(flowId.extend({ timeoutMs: z.number().int().min(1000).max(120_000).optional() }))
-    .mutation(({ ctx, input }) =>
-      ctx.host.control.listenForTestEvent(input.id, input.timeoutMs).catch(notFound),
-    ),
+    .mutation(({ ctx, input }) => ctx.host.control.listenForTestEvent(input.id, input.timeoutMs)),
 
   /** Health of the flow's trigger while active (listening | error, last event, last error). */
   triggerHealth: viewerProcedure
@@ -137,7 +129,7 @@ export const flowRouter = router({
   delete: editorProcedure.input(flowId).mutation(async ({ ctx, input }) => {
     const flow = await ctx.host.flows.get(input.id);
     if (!flow) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
-    await ctx.host.control.setActive(input.id, false).catch(notFound);
+    await ctx.host.control.setActive(input.id, false);
     await ctx.host.flows.delete(input.id);
     await ctx.host.auth.audit(ctx.user.id, "flow.deleted", input.id, { name: flow.name });
     return { id: input.id };

@@ -1,4 +1,6 @@
-import type { Host, RequestAuth } from "@switchyard/runtime";
+import type { RequestAuth } from "../auth";
+import type { HeaderSource } from "../auth/request";
+import type { Host } from "../host";
 
 /** Everything a procedure may know about the request, resolved once per HTTP request. */
 export interface Context {
@@ -17,9 +19,16 @@ export interface Context {
   localClient: boolean;
   /** Response headers: sign-in and sign-out append `Set-Cookie` here. */
   resHeaders: Headers;
+  /** Aborted when the client goes away (a REST `?wait=true` stops waiting). */
+  signal?: AbortSignal;
 }
 
-export async function createContext(host: Host, req: Request, resHeaders: Headers): Promise<Context> {
+/** The context of a request with these headers (a fetch `Request`'s, or node's `IncomingMessage` headers). */
+export async function createContext(
+  host: Host,
+  req: { headers: HeaderSource },
+  resHeaders: Headers,
+): Promise<Context> {
   const { http } = host.auth;
   const addressed = http.requestHost(req.headers, host.config);
   return {
