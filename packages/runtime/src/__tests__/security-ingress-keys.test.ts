@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import nodemailer from "nodemailer";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startApiHost } from "../api/__tests__/harness";
+import { startApiHost } from "../trpc/rest/__tests__/harness";
 import { createWebhookHandler } from "../triggers/webhook/handler";
 import { createHookRegistry, type WebhookConfig } from "../triggers/webhook/registry";
 import { startTestHost, waitForRun } from "./test-host";

@@ -17,7 +17,7 @@ function edgeCode(code: AuthErrorCode, field: string | undefined): ErrorCode {
   if (code === "invalid_credentials") return field ? "invalid_request" : "unauthorized";
   const codes: Record<Exclude<AuthErrorCode, "invalid_credentials">, ErrorCode> = {
     invalid_input: "invalid_request",
-    throttled: "too_many_requests",
+    throttled: "rate_limited",
     already_set_up: "conflict",
     email_taken: "conflict",
     last_owner: "invalid_request",

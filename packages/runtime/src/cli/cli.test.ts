@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ApiHost, startApiHost } from "../api/__tests__/harness";
+import { type ApiHost, startApiHost } from "../trpc/rest/__tests__/harness";
 import { main } from "./main";
 
 const examples = path.resolve(import.meta.dirname, "../../../../examples/flows");

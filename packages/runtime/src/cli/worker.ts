@@ -1,4 +1,4 @@
-import { createApiHandler } from "../api";
+import { createApiHandler } from "../trpc/rest/handler";
 import type { Config } from "../config";
 import { createHost } from "../host";
 import { codeOrigin } from "../version";

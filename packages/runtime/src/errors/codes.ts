@@ -12,6 +12,10 @@ export const errorCodes = {
   /** A request body that stopped before its declared end (webhooks). */
   incomplete_body: { status: 400, trpc: "BAD_REQUEST" },
   malformed_json: { status: 400, trpc: "PARSE_ERROR" },
+  /** JSON nested deeper than the engine's limit. */
+  body_too_deep: { status: 400, trpc: "BAD_REQUEST" },
+  /** A path segment that is not valid percent-encoding (webhook path parameters). */
+  malformed_path: { status: 400, trpc: "BAD_REQUEST" },
   unauthorized: { status: 401, trpc: "UNAUTHORIZED" },
   forbidden: { status: 403, trpc: "FORBIDDEN" },
   not_found: { status: 404, trpc: "NOT_FOUND" },
@@ -22,7 +26,8 @@ export const errorCodes = {
   unsupported_media_type: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   /** DNS rebinding: a browser request addressed to a host name we do not answer to. */
   host_not_allowed: { status: 421, trpc: "FORBIDDEN" },
-  too_many_requests: { status: 429, trpc: "TOO_MANY_REQUESTS" },
+  /** Webhook rate limits and sign-in throttling. */
+  rate_limited: { status: 429, trpc: "TOO_MANY_REQUESTS" },
   internal: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
   /** A flow's answer the host cannot send (e.g. a status outside 200–599). */
   invalid_response: { status: 502, trpc: "INTERNAL_SERVER_ERROR" },

@@ -28,17 +28,20 @@ export async function createContext(
   host: Host,
   req: { headers: HeaderSource },
   resHeaders: Headers,
+  /** Already authenticated (REST checks credentials before it reads a body): not looked up twice. */
+  known?: { auth: RequestAuth | null; signal?: AbortSignal },
 ): Promise<Context> {
   const { http } = host.auth;
   const addressed = http.requestHost(req.headers, host.config);
   return {
     host,
-    auth: await host.auth.authenticateRequest(req.headers),
+    auth: known ? known.auth : await host.auth.authenticateRequest(req.headers),
     sameOrigin: http.isSameOrigin(req.headers, host.config),
     hostRefusal: http.isAllowedHost(addressed, host.config) ? null : http.hostRefusal(addressed),
     secure: http.isSecureRequest(req.headers, host.config.baseUrl),
     ip: http.clientIp(req.headers),
     localClient: http.isLocalClient(req.headers, host.config),
     resHeaders,
+    signal: known?.signal,
   };
 }

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import type { Role } from "../auth";
 import { AuthError } from "../auth/errors";
@@ -6,6 +7,19 @@ import { errorCodeOf, type HostError, trpcCodeOf } from "../errors/codes";
 import type { Context } from "./context";
 
 export type { Context } from "./context";
+
+/**
+ * What a REST procedure adds to its `openapi` meta (method, path, summary: trpc-to-openapi's): the
+ * success status when it is not 200, and the audit action its successful calls record.
+ */
+export interface RestMeta {
+  /** 201 for a create, 202 for accepted work; a function when the outcome decides (`?wait`: 200 or 202). */
+  status?: 201 | 202 | ((output: unknown) => 200 | 202);
+  /** Audit action of a write (`flow.created`); required on every REST write (a test checks). */
+  audit?: string;
+}
+
+export type Meta = OpenApiMeta<{ rest?: RestMeta }>;
 
 /** Field-level issues for the form that caused the error: zod's, or the auth service's named field. */
 function issuesOf(cause: unknown): { path: string; message: string }[] | undefined {
@@ -15,16 +29,19 @@ function issuesOf(cause: unknown): { path: string; message: string }[] | undefin
   return undefined;
 }
 
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    // Field-level problems go to the form that caused them; never leak stacks to the browser.
-    const retryAfterMs = error.cause instanceof AuthError ? error.cause.retryAfterMs : undefined;
-    return {
-      ...shape,
-      data: { ...shape.data, stack: undefined, issues: issuesOf(error.cause), retryAfterMs },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      // Field-level problems go to the form that caused them; never leak stacks to the browser.
+      const retryAfterMs = error.cause instanceof AuthError ? error.cause.retryAfterMs : undefined;
+      return {
+        ...shape,
+        data: { ...shape.data, stack: undefined, issues: issuesOf(error.cause), retryAfterMs },
+      };
+    },
+  });
 
 /**
  * A host error (it carries its edge code) becomes the tRPC error of that code, on every procedure:
@@ -75,6 +92,36 @@ const atLeast = (allowed: readonly Role[], what: string) =>
 export const editorProcedure = atLeast(["owner", "editor"], "owners and editors");
 /** Owners: users, other people's API keys, the audit log. */
 export const ownerProcedure = atLeast(["owner"], "owners");
+
+/** What a REST write touched: the run or item it made, else the flow or run it names. */
+function auditTarget(input: unknown, output: unknown): string | null {
+  const o = (output ?? {}) as { runId?: unknown; id?: unknown; flow?: { id?: unknown } };
+  const candidate = o.runId ?? o.flow?.id ?? o.id ?? (input as { id?: unknown } | undefined)?.id;
+  return typeof candidate === "string" ? candidate : null;
+}
+
+/**
+ * REST writes: an editor's procedure whose every success lands in the audit log under the caller, with
+ * the API key (or session) it came with and the operation — as the UI's procedures record their own.
+ */
+export const auditedEditorProcedure = editorProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
+  const result = await next();
+  const action = meta?.rest?.audit;
+  if (!result.ok || !action) return result;
+  const input = await getRawInput();
+  const target = auditTarget(input, result.data);
+  const named = (input as { id?: unknown } | undefined)?.id;
+  const via =
+    ctx.auth.via === "local"
+      ? { via: "cli" }
+      : { via: "api", ...(ctx.auth.apiKeyId ? { apiKeyId: ctx.auth.apiKeyId } : { session: true }) };
+  await ctx.host.auth.audit(ctx.user.id, action, target, {
+    ...via,
+    operation: meta?.openapi?.operationId,
+    ...(typeof named === "string" && named !== target ? { of: named } : {}),
+  });
+  return result;
+});
 
 /** Account management needs a password session: a leaked API key must not mint keys or users. */
 export const requireSession = t.middleware(({ ctx, next }) => {

@@ -1,5 +1,5 @@
-import type { Host } from "../host";
-import { terminalStatuses } from "../queue/types";
+import type { Host } from "../../host";
+import { terminalStatuses } from "../../queue/types";
 import type { RunRow } from "./views";
 
 export interface RunFilter {

@@ -1,9 +1,9 @@
 /**
- * Shapes the REST API answers with. The handlers build these with the mappers in `views.ts`; the
- * OpenAPI document is generated from the same schemas.
+ * Shapes the REST API answers with. The procedures build these with the mappers in `views.ts` and
+ * declare them as their output; the OpenAPI document is generated from the same schemas (`meta.id`
+ * makes one a named component).
  */
 import { z } from "zod";
-import { named } from "./route";
 
 const isoDate = z.string().describe("ISO 8601 timestamp (UTC)");
 const id = (what: string) => z.string().min(1).max(200).describe(`${what} id`);
@@ -19,37 +19,33 @@ export const runStatuses = [
 ] as const;
 export const runChannels = ["manual", "webhook", "email", "cron", "api", "subflow"] as const;
 
-export const errorBody = named(
-  "Error",
-  z.object({
-    error: z.object({
-      code: z.string().describe("Stable machine-readable code, e.g. invalid_request, not_found"),
-      message: z.string().describe("What went wrong, for people"),
-      details: z
-        .object({
-          problems: z
-            .array(
-              z.object({
-                path: z
-                  .string()
-                  .describe("Dotted path of the offending value, e.g. body.definition.nodes.2.config.url"),
-                message: z.string(),
-                code: z.string().optional().describe("Engine problem code for flow problems"),
-                nodeId: z.string().optional(),
-                edgeId: z.string().optional(),
-              }),
-            )
-            .optional(),
-        })
-        .catchall(z.unknown())
-        .optional(),
-    }),
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string().describe("Stable machine-readable code, e.g. invalid_request, not_found"),
+    message: z.string().describe("What went wrong, for people"),
+    details: z
+      .object({
+        problems: z
+          .array(
+            z.object({
+              path: z
+                .string()
+                .describe("Dotted path of the offending value, e.g. body.definition.nodes.2.config.url"),
+              message: z.string(),
+              code: z.string().optional().describe("Engine problem code for flow problems"),
+              nodeId: z.string().optional(),
+              edgeId: z.string().optional(),
+            }),
+          )
+          .optional(),
+      })
+      .catchall(z.unknown())
+      .optional(),
   }),
-);
+});
 
-export const flowSummary = named(
-  "FlowSummary",
-  z.object({
+export const flowSummary = z
+  .object({
     id: id("Flow"),
     name: z.string(),
     description: z.string(),
@@ -58,31 +54,28 @@ export const flowSummary = named(
     activeVersion: z.int().nullable().describe("Version the triggers serve while active"),
     createdAt: isoDate,
     updatedAt: isoDate,
-  }),
-);
+  })
+  .meta({ id: "FlowSummary" });
 
 export const flowDefinitionOut = z
   .record(z.string(), z.unknown())
   .describe("The stored flow definition (nodes, edges, settings, notes); see GET /schema/flow.json");
 
-export const flowDetail = named(
-  "FlowDetail",
-  z.object({ flow: flowSummary, version: z.int(), definition: flowDefinitionOut }),
-);
+export const flowDetail = z
+  .object({ flow: flowSummary, version: z.int(), definition: flowDefinitionOut })
+  .meta({ id: "FlowDetail" });
 
-export const flowVersion = named(
-  "FlowVersion",
-  z.object({ version: z.int(), createdAt: isoDate, createdBy: z.string().nullable() }),
-);
+export const flowVersion = z
+  .object({ version: z.int(), createdAt: isoDate, createdBy: z.string().nullable() })
+  .meta({ id: "FlowVersion" });
 
 const runError = z
   .object({ code: z.string().nullable(), message: z.string(), nodeId: z.string().nullable() })
   .nullable()
   .describe("Why the run failed; null unless it failed or timed out");
 
-export const runSummary = named(
-  "RunSummary",
-  z.object({
+export const runSummary = z
+  .object({
     id: id("Run"),
     flowId: id("Flow"),
     flowName: z.string(),
@@ -94,12 +87,11 @@ export const runSummary = named(
     endedAt: isoDate.nullable(),
     durationMs: z.int().nullable(),
     error: runError,
-  }),
-);
+  })
+  .meta({ id: "RunSummary" });
 
-export const step = named(
-  "Step",
-  z.object({
+export const step = z
+  .object({
     stepId: z.string().describe("`<nodeId>#<visit>`"),
     nodeId: z.string(),
     visit: z.int(),
@@ -115,32 +107,29 @@ export const step = named(
     startedAt: isoDate.nullable(),
     endedAt: isoDate.nullable(),
     durationMs: z.int().nullable(),
-  }),
-);
+  })
+  .meta({ id: "Step" });
 
-export const runDetail = named(
-  "RunDetail",
-  runSummary.extend({
+export const runDetail = runSummary
+  .extend({
     attempts: z.int(),
     rerunOf: z.string().nullable(),
     payload: z.unknown().describe("The trigger payload the run started with"),
     output: z.unknown().describe("The run's result (last node or webhook.respond), null while running"),
     steps: z.array(step).describe("Checkpointed steps in order, retried attempts included"),
-  }),
-);
+  })
+  .meta({ id: "RunDetail" });
 
-export const runAccepted = named(
-  "RunAccepted",
-  z.object({
+export const runAccepted = z
+  .object({
     runId: id("Run"),
     flowVersion: z.int(),
     status: z.enum(runStatuses).describe("Status when the answer was sent (not finished yet)"),
-  }),
-);
+  })
+  .meta({ id: "RunAccepted" });
 
-export const memoryItem = named(
-  "MemoryItem",
-  z.object({
+export const memoryItem = z
+  .object({
     id: z.string(),
     namespace: z.string(),
     kind: z.enum(["memory", "transcript", "person", "profile"]),
@@ -152,5 +141,5 @@ export const memoryItem = named(
     embedderId: z.string().nullable(),
     createdAt: isoDate,
     updatedAt: isoDate,
-  }),
-);
+  })
+  .meta({ id: "MemoryItem" });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postEndlessBody } from "../__tests__/endless-body";
+import { postEndlessBody } from "../../__tests__/endless-body";
 import { type ApiHost, exampleBody, startApiHost } from "./__tests__/harness";
-import { apiRoutes } from "./index";
+import { operations } from "./operations";
 
 let t: ApiHost;
 beforeAll(async () => {
@@ -12,9 +12,10 @@ afterAll(async () => {
 });
 
 const concrete = (p: string) => p.replace(/\{\w+\}/g, "some-id");
-const protectedRoutes = apiRoutes.filter((r) => r.access !== "public");
-const writeRoutes = apiRoutes.filter((r) => r.access === "write");
-const readRoutes = apiRoutes.filter((r) => r.access === "read");
+const protectedRoutes = operations.filter((o) => o.protect);
+const writeRoutes = operations.filter((o) => o.type === "mutation");
+const readRoutes = operations.filter((o) => o.type === "query");
+const takesBody = (o: (typeof operations)[number]) => o.places.rest === "body";
 
 describe("authentication and authorisation", () => {
   it("answers 401 on every protected route without a key, with a bad key, and with a revoked key", async () => {
@@ -27,7 +28,7 @@ describe("authentication and authorisation", () => {
     await t.host.auth.revokeApiKey(owner.id, revoked.apiKey.id);
     for (const key of [null, "sy_00000000_not-a-real-key-not-a-real-key-not-a-real-k", revoked.key]) {
       for (const r of protectedRoutes) {
-        const res = await t.api(r.method, concrete(r.path), { key, body: r.body ? {} : undefined });
+        const res = await t.api(r.method, concrete(r.path), { key, body: takesBody(r) ? {} : undefined });
         expect(res.status, `${r.method} ${r.path} with ${key ? "a bad key" : "no key"}`).toBe(401);
         expect(res.json.error.code).toBe("unauthorized");
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -40,7 +41,7 @@ describe("authentication and authorisation", () => {
     for (const key of [t.keys.viewer, t.keys.readOnly]) {
       for (const r of writeRoutes) {
         const body =
-          r.operationId === "createFlow" ? exampleBody("order-triage.json") : r.body ? {} : undefined;
+          r.operationId === "createFlow" ? exampleBody("order-triage.json") : takesBody(r) ? {} : undefined;
         const res = await t.api(r.method, concrete(r.path), { key, body });
         expect(res.status, `${r.method} ${r.path}`).toBe(403);
         expect(res.json.error.code).toBe("forbidden");
@@ -51,7 +52,7 @@ describe("authentication and authorisation", () => {
       key: t.keys.viewer,
       body: exampleBody("order-triage.json"),
     });
-    expect(viewerWrite.json.error.message).toBe("viewers can read but not change anything");
+    expect(viewerWrite.json.error.message).toBe("only owners and editors can do this");
     const readOnlyWrite = await t.api("POST", "/flows", {
       key: t.keys.readOnly,
       body: exampleBody("order-triage.json"),

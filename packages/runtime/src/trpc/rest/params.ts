@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Path parameter `{id}`. */
-export const idParams = z.object({ id: z.string().min(1).max(200).describe("Id") });
+export const idParams = z.strictObject({ id: z.string().min(1).max(200).describe("Id") });
 
 /** `?flag=true|false|1|0` (query strings carry text, not booleans). */
 export const queryBool = z

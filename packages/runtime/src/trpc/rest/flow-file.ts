@@ -4,7 +4,7 @@
  */
 import { edgeId, FlowDefinition, type NodeRegistry, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
-import type { ApiProblem } from "./errors";
+import type { Problem as ApiProblem } from "../../errors/codes";
 
 export const flowName = z
   .string()

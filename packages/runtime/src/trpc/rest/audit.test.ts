@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiHost, exampleBody, startApiHost } from "./__tests__/harness";
-import { apiRoutes } from "./routes";
+import { operations } from "./operations";
 
 let t: ApiHost;
 beforeAll(async () => {
@@ -22,7 +22,9 @@ describe("audit of REST API writes", () => {
     const flowId = created.json.flow.id as string;
     const { definition } = exampleBody("order-triage.json");
     await t.api("PUT", `/flows/${flowId}`, { body: { name: "Renamed", definition } });
-    const run = await t.api("POST", `/flows/${flowId}/runs?wait=true`, { body: { id: 1, total: 5 } });
+    const run = await t.api("POST", `/flows/${flowId}/runs`, {
+      body: { payload: { id: 1, total: 5 }, wait: true },
+    });
     const rerun = await t.api("POST", `/runs/${run.json.id}/rerun`);
     await t.api("POST", `/flows/${flowId}/activate`);
     await t.api("POST", `/flows/${flowId}/deactivate`);
@@ -62,7 +64,9 @@ describe("audit of REST API writes", () => {
 
 describe("write routes", () => {
   it("each name the audit action they record", () => {
-    const unnamed = apiRoutes.filter((r) => r.access === "write" && !r.audit).map((r) => r.operationId);
+    const unnamed = operations
+      .filter((o) => o.type === "mutation" && !o.rest.audit)
+      .map((o) => o.operationId);
     expect(unnamed).toEqual([]);
   });
 });

@@ -38,7 +38,9 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<
 
 describe("running flows over /api/v1", () => {
   it("runs a flow with ?wait=true and answers 200 with the finished run and its steps", async () => {
-    const res = await t.api("POST", `/flows/${triage}/runs?wait=true`, { body: { id: 7, total: 250 } });
+    const res = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { payload: { id: 7, total: 250 }, wait: true },
+    });
     expect(res.status).toBe(200);
     const run = conforms("runFlow", res) as {
       status: string;
@@ -62,7 +64,7 @@ describe("running flows over /api/v1", () => {
   });
 
   it("answers 202 with the run id without waiting, and the run is durable already", async () => {
-    const res = await t.api("POST", `/flows/${triage}/runs`, { body: { id: 8, total: 5 } });
+    const res = await t.api("POST", `/flows/${triage}/runs`, { body: { payload: { id: 8, total: 5 } } });
     expect(res.status).toBe(202);
     const accepted = conforms("runFlow", res) as { runId: string };
     expect(await t.host.runs.get(accepted.runId)).not.toBeNull();
@@ -79,7 +81,7 @@ describe("running flows over /api/v1", () => {
   });
 
   it("answers 202 when ?wait=true runs out of time, and the run goes on", async () => {
-    const res = await t.api("POST", `/flows/${waiting}/runs?wait=true&timeoutMs=300`, {});
+    const res = await t.api("POST", `/flows/${waiting}/runs`, { body: { wait: true, timeoutMs: 300 } });
     expect(res.status).toBe(202);
     expect(conforms("runFlow", res)).toMatchObject({ runId: expect.any(String), flowVersion: 1 });
     const run = await until(
@@ -89,14 +91,34 @@ describe("running flows over /api/v1", () => {
     expect(run.json.steps.at(-1)).toMatchObject({ nodeId: "pause", status: "waiting" });
   });
 
-  it("runs an empty body as an empty payload", async () => {
-    const res = await t.api("POST", `/flows/${triage}/runs?wait=true`);
+  it("runs without a payload as an empty payload, and refuses the options in the query", async () => {
+    const res = await t.api("POST", `/flows/${triage}/runs`, { body: { wait: true } });
     expect(res.status).toBe(200);
     expect(res.json.payload).toEqual({});
+    const inQuery = await t.api("POST", `/flows/${triage}/runs?wait=true`);
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.json.error.details.problems).toEqual([
+      { path: "query.wait", message: "unknown query parameter 'wait' (send it in the body)" },
+    ]);
+  });
+
+  it("refuses bad run options with their body paths and starts nothing", async () => {
+    const before = await t.host.db.prisma.run.count();
+    const res = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { wait: "yes", timeoutMs: 0, id: "x" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.problems.map((p: { path: string }) => p.path).sort()).toEqual(["body.id"]);
+    const bad = await t.api("POST", `/flows/${triage}/runs`, { body: { wait: "yes", timeoutMs: 0 } });
+    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path).sort()).toEqual([
+      "body.timeoutMs",
+      "body.wait",
+    ]);
+    expect(await t.host.db.prisma.run.count()).toBe(before);
   });
 
   it("cancels a parked run, and a second cancel is a conflict", async () => {
-    const { json } = await t.api("POST", `/flows/${waiting}/runs`, {});
+    const { json } = await t.api("POST", `/flows/${waiting}/runs`);
     await until(
       () => t.api("GET", `/runs/${json.runId}`),
       (r) => r.json.status === "waiting",
@@ -112,7 +134,9 @@ describe("running flows over /api/v1", () => {
   });
 
   it("re-runs a run with its payload and flow version, linked to the original", async () => {
-    const first = await t.api("POST", `/flows/${triage}/runs?wait=true`, { body: { id: 9, total: 101 } });
+    const first = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { payload: { id: 9, total: 101 }, wait: true },
+    });
     const rerun = await t.api("POST", `/runs/${first.json.id}/rerun`);
     expect(rerun.status).toBe(202);
     expect(conforms("rerunRun", rerun)).toMatchObject({
@@ -149,7 +173,10 @@ describe("listing runs", () => {
   it("filters by flow, status and channel, and pages with a cursor until it is null", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
-      ids.push((await t.api("POST", `/flows/${triage}/runs?wait=true`, { body: { total: i } })).json.id);
+      ids.push(
+        (await t.api("POST", `/flows/${triage}/runs`, { body: { payload: { total: i }, wait: true } })).json
+          .id,
+      );
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -178,7 +205,9 @@ describe("listing runs", () => {
   });
 
   it("filters by a created-at window", async () => {
-    const { json } = await t.api("POST", `/flows/${triage}/runs?wait=true`, { body: { total: 1 } });
+    const { json } = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { payload: { total: 1 }, wait: true },
+    });
     const at = new Date(json.createdAt).getTime();
     const iso = (ms: number) => new Date(ms).toISOString();
     const inside = await t.api("GET", `/runs?since=${iso(at)}&until=${iso(at + 1)}`);

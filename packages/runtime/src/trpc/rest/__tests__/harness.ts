@@ -1,11 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseConfig } from "../../config";
-import { createHost, type Host } from "../../host";
-import { createHttpServer, listen } from "../../http/server";
-import { createLogger } from "../../logger";
-import { apiRoutes, createApiHandler } from "../index";
+import type { z } from "zod";
+import { parseConfig } from "../../../config";
+import { createHost, type Host } from "../../../host";
+import { createHttpServer, listen } from "../../../http/server";
+import { createLogger } from "../../../logger";
+import { createApiHandler } from "../handler";
+import { operationById } from "../operations";
 import { errorBody } from "../schemas";
 
 export interface Keys {
@@ -92,17 +94,22 @@ export async function startApiHost(opts: { maxBodyBytes?: number } = {}) {
 export type ApiHost = Awaited<ReturnType<typeof startApiHost>>;
 
 /**
- * Parses an answer with the schema the route declares for its status, so every test also proves the
- * OpenAPI document tells the truth about that answer.
+ * Parses an answer with the output schema of the operation's procedure (the one the document describes),
+ * or the error shape, after checking the status is one the operation declares.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the parsed answer is read freely by the assertions
 export function conforms(operationId: string, res: { status: number; json: unknown }): any {
-  const route = apiRoutes.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`no route ${operationId}`);
-  const schema = res.status >= 400 ? errorBody : route.responses[res.status as 200];
-  if (!schema)
+  const op = operationById(operationId);
+  if (res.status >= 400) return errorBody.parse(res.json);
+  const declared =
+    typeof op.rest.status === "function"
+      ? [200, 202]
+      : [typeof op.rest.status === "number" ? op.rest.status : 200];
+  if (!declared.includes(res.status))
     throw new Error(`${operationId} does not declare status ${res.status}: ${JSON.stringify(res.json)}`);
-  return schema.parse(res.json);
+  const output = (op.procedureDef as { output?: z.ZodType }).output;
+  if (!output) throw new Error(`${operationId} declares no output schema`);
+  return output.parse(res.json);
 }
 
 /** Example flow files shipped in examples/flows, by file name. */
@@ -110,7 +117,7 @@ export function exampleFile(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(examplesDir, name), "utf8"));
 }
 
-export const examplesDir = path.resolve(import.meta.dirname, "../../../../../examples/flows");
+export const examplesDir = path.resolve(import.meta.dirname, "../../../../../../examples/flows");
 
 /** A flow body for POST /flows from an example file. */
 export function exampleBody(name: string) {
