@@ -232,8 +232,8 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
           },
         },
       });
-      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs?wait=true`, {
-        raw: JSON.stringify(record((k) => `${k}-value`)),
+      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs`, {
+        raw: `{"wait": true, "payload": ${JSON.stringify(record((k) => `${k}-value`))}}`,
         headers: { "content-type": "application/json" },
       });
       expect(res.status).toBe(200);

@@ -294,7 +294,7 @@ describe("client commands against a server (--url)", () => {
       "--api-key",
       t.keys.viewer,
     ]);
-    expect(viewer).toMatchObject({ code: 1, err: "switchyard: viewers can read but not change anything" });
+    expect(viewer).toMatchObject({ code: 1, err: "switchyard: only owners and editors can do this" });
     const wrongKey = await sy(["flow", "list", "--url", t.url, "--api-key", "sy_nope"]);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.err).toContain("send a valid API key");

@@ -1,4 +1,4 @@
-import { createApiHandler } from "../trpc/rest/handler";
+import { lazyApiHandler } from "../trpc/rest/lazy";
 import type { Config } from "../config";
 import { createHost } from "../host";
 import * as trpcPackage from "../trpc";
@@ -20,12 +20,14 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
       hostname: config.host,
       port: config.port,
     });
+    const api = lazyApiHandler(host);
     const server = createHttpServer(host, {
       web,
       hooks: host.services.webhookHandler,
-      api: createApiHandler(host),
+      api: api.handle,
     });
     const { port } = await listen(server, config.port, config.host);
+    api.warm();
     log.info(
       { url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version },
       "Switchyard is up",
