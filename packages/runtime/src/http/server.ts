@@ -11,9 +11,9 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export interface Routes {
   /** `/hooks/*` and `/hooks-test/*`: straight to the runtime, no framework on the hot path. */
   hooks?: RequestHandler;
-  /** `/api/v1/*`: the REST API, framework-free like the hooks. */
+  /** `/api/v1/*`: the REST API, the app router's REST procedures without Next (also in `worker`). */
   api?: RequestHandler;
-  /** Everything else (UI, tRPC, REST): the web app. */
+  /** Everything else (UI, tRPC): the web app. */
   web?: RequestHandler;
 }
 

@@ -1,7 +1,7 @@
-import type { CredentialType } from "../../index";
+import { audit } from "../../auth";
+import { CredentialError, type CredentialType, credentialTypes } from "../../secrets/vault";
 import { z } from "zod";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
-import { CredentialError, audit, credentialTypes } from "../../index";
 import { readLlm } from "./settings-llm";
 
 /** Display names (TypeScript keeps this in step with the runtime's types); fields come from each type's zod schema. */

@@ -1,17 +1,10 @@
 import { z } from "zod";
 import { liveSteps } from "../live-steps";
+import { runChannels, runStatuses } from "../rest/schemas";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
-export const runStatus = z.enum([
-  "queued",
-  "running",
-  "waiting",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "timed_out",
-]);
-export const runChannel = z.enum(["manual", "webhook", "email", "cron", "api", "subflow"]);
+export const runStatus = z.enum(runStatuses);
+export const runChannel = z.enum(runChannels);
 export const runSort = z.enum(["newest", "oldest", "duration"]);
 
 const oneOrMany = <T extends z.ZodType>(t: T) => z.union([t, z.array(t).max(10)]);

@@ -1,8 +1,9 @@
 import { createOpenAiCompatibleProvider, MODEL_HINTS } from "@switchyard/agent";
-import type { Host } from "../../index";
+import { assertCredentialHost } from "@switchyard/nodes";
+import { llmSettingsSchema } from "../../agents";
+import type { Host } from "../../host";
 import { z } from "zod";
 import { TRPCError } from "../trpc";
-import { assertCredentialHost, llmSettingsSchema } from "../../index";
 
 /** The `[model] hint`s an agent can ask for, plus the fallback used when a hint has no model. */
 export const MODEL_SLOTS = [...MODEL_HINTS, "default"] as const;

@@ -1,5 +1,5 @@
 import { PERMISSION_LEVELS } from "@switchyard/agent";
-import type { Host } from "../../index";
+import type { Host } from "../../host";
 import { z } from "zod";
 import { ownerProcedure, router, TRPCError } from "../trpc";
 import {
