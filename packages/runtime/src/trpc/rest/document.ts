@@ -1,4 +1,4 @@
-import { generateOpenApiDocument, type OpenApiRouter } from "trpc-to-openapi";
+import type { OpenApiRouter } from "trpc-to-openapi";
 import { z } from "zod";
 import { version } from "../../version";
 import { appRouter } from "../routers/app";
@@ -55,11 +55,11 @@ function adjust(doc: Json): Json {
   return doc;
 }
 
-let cached: Json | undefined;
+let cached: Promise<Json> | undefined;
 
-/** `GET /api/v1/openapi.json`, generated from the app router's REST procedures (built once per process). */
-export function openApiDocument(): Json {
-  cached ??= adjust(
+async function build(): Promise<Json> {
+  const { generateOpenApiDocument } = await import("trpc-to-openapi");
+  return adjust(
     generateOpenApiDocument(appRouter as unknown as OpenApiRouter, {
       title: "Switchyard REST API",
       description: "Flows, runs and memory over HTTP. See docs/api.md.",
@@ -74,5 +74,10 @@ export function openApiDocument(): Json {
       defs: { Error: errorBody },
     }),
   );
-  return structuredClone(cached);
+}
+
+/** `GET /api/v1/openapi.json`, generated from the app router's REST procedures (built once per process). */
+export async function openApiDocument(): Promise<Json> {
+  cached ??= build();
+  return structuredClone(await cached);
 }

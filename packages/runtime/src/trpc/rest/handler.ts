@@ -98,7 +98,7 @@ export function createApiHandler(host: Host, opts: { maxBodyBytes?: number } = {
     let op: Operation | undefined;
     try {
       if (path === documentPath) {
-        if (method === "GET") return sendJson(res, 200, openApiDocument());
+        if (method === "GET") return sendJson(res, 200, await openApiDocument());
         return answerError(
           res,
           "method_not_allowed",

@@ -6,7 +6,7 @@ import { operations } from "./operations";
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON
 type Json = any;
-const doc: Json = openApiDocument();
+const doc: Json = await openApiDocument();
 const methods = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 /** Every `$ref` anywhere in a value. */

@@ -1,11 +1,5 @@
-import {
-  forEachOpenApiProcedure,
-  getPathParameters,
-  getPathRegExp,
-  type OpenApiMethod,
-  type OpenApiProcedureRecord,
-} from "trpc-to-openapi";
-import type { RestMeta } from "../trpc";
+import type { OpenApiMethod } from "trpc-to-openapi";
+import type { Meta, RestMeta } from "../trpc";
 import { appRouter } from "../routers/app";
 import type { InputPlaces } from "./errors";
 
@@ -27,34 +21,44 @@ export interface Operation {
   pattern: RegExp;
 }
 
-/** Every REST operation, read once from the router's meta: the handler, the CLI and the document share it. */
-export const operations: readonly Operation[] = (() => {
-  const found: Operation[] = [];
-  forEachOpenApiProcedure<{ rest?: RestMeta }>(
-    appRouter._def.procedures as OpenApiProcedureRecord,
-    ({ path, type, meta, procedure }) => {
-      const { method, path: template, operationId, protect = true } = meta.openapi;
-      if (!operationId) throw new Error(`REST procedure ${path} has no operationId`);
-      found.push({
-        method,
-        path: template,
-        operationId,
-        procedure: path,
-        procedureDef: procedure._def,
-        type: type as Operation["type"],
-        protect,
-        rest: meta.rest ?? {},
-        places: {
-          params: getPathParameters(template),
-          rest: method === "GET" || method === "DELETE" ? "query" : "body",
-        },
-        // Case-sensitive, unlike trpc-to-openapi's own matcher: `/Flows` is not a route.
-        pattern: new RegExp(getPathRegExp(template).source),
-      });
+interface ProcedureDef {
+  type: "query" | "mutation" | "subscription";
+  meta?: Meta;
+}
+
+/**
+ * Every REST operation, read once from the procedures' `openapi` meta (as trpc-to-openapi's generator
+ * reads it): the handler, the CLI and the document share it. trpc-to-openapi itself is only loaded to
+ * write the document: every CLI command would otherwise pay for its adapters.
+ */
+export const operations: readonly Operation[] = Object.entries(
+  // Flat at run time, one entry per dotted procedure path (what trpc-to-openapi iterates too).
+  appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>,
+).flatMap(([procedure, { _def }]): Operation[] => {
+  const openapi = _def.meta?.openapi;
+  if (!openapi || openapi.enabled === false || _def.type === "subscription") return [];
+  const { method, path, operationId, protect = true } = openapi;
+  if (!operationId) throw new Error(`REST procedure ${procedure} has no operationId`);
+  return [
+    {
+      method,
+      path,
+      operationId,
+      procedure,
+      procedureDef: _def,
+      type: _def.type,
+      protect,
+      rest: _def.meta?.rest ?? {},
+      places: {
+        params: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+        rest: method === "GET" || method === "DELETE" ? "query" : "body",
+      },
+      pattern: new RegExp(
+        `^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}$`,
+      ),
     },
-  );
-  return found;
-})();
+  ];
+});
 
 export function operationById(operationId: string): Operation {
   const op = operations.find((o) => o.operationId === operationId);
