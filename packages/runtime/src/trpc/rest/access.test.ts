@@ -130,6 +130,23 @@ describe("malformed requests", () => {
     ]);
   });
 
+  it("refuses a path parameter sent again in the query or the body, and a prototype-named parameter", async () => {
+    const inQuery = await t.api("GET", "/flows/a?id=b");
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.json.error.details.problems).toEqual([
+      { path: "query.id", message: "'id' is given in the path" },
+    ]);
+    const inBody = await t.api("PUT", "/flows/a", { body: { id: "b", name: "x" } });
+    expect(inBody.json.error.details.problems).toEqual([
+      { path: "body.id", message: "'id' is given in the path" },
+    ]);
+    const proto = await t.api("GET", "/flows?__proto__=x");
+    expect(proto.status).toBe(400);
+    expect(proto.json.error.details.problems).toEqual([
+      { path: "query.__proto__", message: "unknown query parameter '__proto__'" },
+    ]);
+  });
+
   it("answers 415 for a body that is not JSON", async () => {
     const res = await t.api("POST", "/flows", {
       raw: "name=x",

@@ -39,7 +39,8 @@ async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): Promise
  */
 function inputOf(op: Operation, params: Record<string, string>, query: URLSearchParams, body: unknown) {
   const problems: Problem[] = [];
-  let fields: Record<string, unknown> = {};
+  // No prototype: a `?__proto__=` parameter is a key like any other (and refused as unknown).
+  let fields: Record<string, unknown> = Object.create(null);
   if (op.places.rest === "query") {
     for (const key of new Set(query.keys())) {
       if (query.getAll(key).length > 1)
@@ -55,9 +56,10 @@ function inputOf(op: Operation, params: Record<string, string>, query: URLSearch
     if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body)))
       problems.push({ path: "body", message: "expected a JSON object" });
     else fields = (body ?? {}) as Record<string, unknown>;
-    for (const key of op.places.params)
-      if (key in fields) problems.push({ path: `body.${key}`, message: `'${key}' is given in the path` });
   }
+  for (const key of op.places.params)
+    if (Object.hasOwn(fields, key))
+      problems.push({ path: `${op.places.rest}.${key}`, message: `'${key}' is given in the path` });
   if (problems.length) throw invalidRequest(problems);
   return { ...fields, ...params };
 }
