@@ -30,7 +30,8 @@ const documentPath = {
 
 /**
  * trpc-to-openapi writes every success as 200 and its own error body; this API answers 201/202 where
- * the procedure's `rest.status` says so, and errors in the one shape (`Error`).
+ * the procedure's `rest.status` says so, and errors in the one shape (`Error`). Each operation also
+ * says who may call it (`x-switchyard-access`: public, read or write).
  */
 function adjust(doc: Json): Json {
   for (const op of operations) {
@@ -50,6 +51,13 @@ function adjust(doc: Json): Json {
       };
     }
   }
+  // What the app's /api-docs page shows beside each operation, and the list it walks (never absent).
+  for (const item of Object.values<Json>(doc.paths))
+    for (const operation of Object.values<Json>(item)) {
+      operation.parameters ??= [];
+      const op = operations.find((o) => o.operationId === operation.operationId);
+      operation["x-switchyard-access"] = !op ? "public" : op.type === "query" ? "read" : "write";
+    }
   for (const name of Object.keys(doc.components.schemas ?? {}))
     if (name.startsWith("error.")) delete doc.components.schemas[name];
   return doc;

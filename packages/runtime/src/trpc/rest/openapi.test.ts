@@ -140,6 +140,9 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(runFlow.responses)).toEqual(expect.arrayContaining(["200", "202", "401", "403"]));
     expect(runFlow.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
     expect(doc.paths["/openapi.json"].get.security ?? []).toEqual([]);
+    expect(doc.paths["/openapi.json"].get["x-switchyard-access"]).toBe("public");
+    expect(runFlow["x-switchyard-access"]).toBe("write");
+    expect(doc.paths["/runs"].get["x-switchyard-access"]).toBe("read");
   });
 
   it("describes every error answer with the one error shape", () => {
