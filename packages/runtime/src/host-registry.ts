@@ -12,10 +12,11 @@ export function getCurrentHost(): Host | undefined {
 }
 
 // The web app loads these packages at run time (not bundled by Next). The host process hands over the
-// instances it runs, so they are shared — and work when the host itself runs precompiled.
+// instances it runs, so the web's tRPC route serves the host's own router — also when the host runs
+// precompiled, where no separate module file exists to import.
 const packagesKey = Symbol.for("switchyard.packages");
 
-export type SharedPackageName = "runtime" | "nodes";
+export type SharedPackageName = "trpc";
 
 export function setSharedPackages(packages: Record<SharedPackageName, unknown>): void {
   (globalThis as Record<symbol, unknown>)[packagesKey] = packages;

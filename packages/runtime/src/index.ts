@@ -12,12 +12,11 @@ export { createLogger } from "./logger";
 export type { Logger } from "./logger";
 export { exampleFlow, seedFirstStart } from "./seed";
 export { version } from "./version";
-export { llmSettingsSchema } from "./agents";
 export type { LlmSettings } from "./agents";
-// The web app reads credential types through the runtime (#19: it may import @switchyard/contracts).
-export { type CredentialType, credentialTypes } from "@switchyard/contracts/credentials";
-export { CredentialError } from "./secrets/vault";
-export { CronConfigError, describeSchedule } from "./triggers/cron";
+export { HostError, type ErrorCode, errorCodes } from "./errors/codes";
+export type { CredentialType } from "@switchyard/contracts/credentials";
+export type { Vault } from "./secrets/vault";
+// A program embedding the host passes its own trigger types to createHost (docs/extending.md).
 export {
   defineTriggerListener,
   type ListenerMethods,
@@ -28,6 +27,3 @@ export {
 } from "./triggers/listener";
 export type { TriggerHealth } from "./triggers/manager";
 export type { HostExtensions } from "./triggers/registry";
-// The web app checks an LLM key's host through the runtime (it does not bundle @switchyard/nodes).
-export { assertCredentialHost } from "@switchyard/nodes";
-export type { Vault } from "./secrets/vault";

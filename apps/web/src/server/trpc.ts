@@ -1,78 +1,17 @@
-import type { Role } from "@switchyard/runtime";
-import { initTRPC, TRPCError } from "@trpc/server";
-import { ZodError } from "zod";
-import type { Context } from "./auth/context";
-import { authIssues, isAuthError, toTRPCError } from "./auth/errors";
+import { getSharedPackage } from "@switchyard/runtime/host-registry";
 
-export type { Context } from "./auth/context";
-
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    // Field-level problems go to the form that caused them; never leak stacks to the browser.
-    const zod =
-      error.cause instanceof ZodError
-        ? error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message }))
-        : undefined;
-    const retryAfterMs = isAuthError(error.cause) ? error.cause.retryAfterMs : undefined;
-    return {
-      ...shape,
-      data: { ...shape.data, stack: undefined, issues: zod ?? authIssues(error.cause), retryAfterMs },
-    };
-  },
-});
-
-/** Account mistakes (AuthError from the runtime) become the matching tRPC code, on every procedure. */
-const authErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && isAuthError(result.error.cause))
-    return { ...result, error: toTRPCError(result.error.cause) as TRPCError };
-  return result;
-});
+type TrpcPackage = typeof import("@switchyard/runtime/trpc");
 
 /**
- * CSRF: a browser write must come from our own origin, addressed to a host we answer to (DNS rebinding).
- * API-key requests carry no ambient credential, so they are exempt; sign-in and setup are not (login CSRF).
+ * The runtime's tRPC module, loaded at run time, not bundled: the host process (`switchyard start`) hands
+ * over the instance it runs, so this route serves the same router, host and event trackers as the rest
+ * of the process, and the bundle carries no runtime code (Prisma, the node sandbox's wasm).
  */
-const sameOriginWrites = t.middleware(({ ctx, type, next }) => {
-  if (type === "mutation" && ctx.auth?.via !== "apikey" && !ctx.sameOrigin) {
-    throw new TRPCError({ code: "FORBIDDEN", message: ctx.hostRefusal ?? "cross-site request refused" });
-  }
-  return next();
-});
-
-const base = t.procedure.use(authErrors).use(sameOriginWrites);
-
-/** Only for `auth.status`, `auth.signIn` and `auth.setup`; a test fails if anything else uses it. */
-export const publicProcedure = base;
-
-/** Any signed-in user (or API key). Queries need the `read` scope, mutations `write`. */
-export const viewerProcedure = base.use(({ ctx, type, next }) => {
-  if (!ctx.auth) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
-  const scope = type === "query" ? "read" : "write";
-  if (!ctx.auth.scopes.includes(scope))
-    throw new TRPCError({ code: "FORBIDDEN", message: `this API key lacks the ${scope} scope` });
-  return next({ ctx: { auth: ctx.auth, user: ctx.auth.user } });
-});
-
-const atLeast = (allowed: readonly Role[], what: string) =>
-  viewerProcedure.use(({ ctx, next }) => {
-    if (!allowed.includes(ctx.user.role))
-      throw new TRPCError({ code: "FORBIDDEN", message: `only ${what} can do this` });
-    return next();
-  });
-
-/** Owners and editors: build and run flows. */
-export const editorProcedure = atLeast(["owner", "editor"], "owners and editors");
-/** Owners: users, other people's API keys, the audit log. */
-export const ownerProcedure = atLeast(["owner"], "owners");
-
-/** Account management needs a password session: a leaked API key must not mint keys or users. */
-export const requireSession = t.middleware(({ ctx, next }) => {
-  if (ctx.auth?.via !== "session")
-    throw new TRPCError({ code: "FORBIDDEN", message: "sign in with a password to manage accounts" });
-  return next();
-});
-
-export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
-export { TRPCError };
+let trpc: Promise<TrpcPackage> | undefined;
+export function loadTrpc(): Promise<TrpcPackage> {
+  const shared = getSharedPackage<TrpcPackage>("trpc");
+  trpc ??= shared
+    ? Promise.resolve(shared)
+    : import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@switchyard/runtime/trpc");
+  return trpc;
+}

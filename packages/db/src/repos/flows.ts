@@ -21,8 +21,10 @@ export interface FlowVersionRecord {
   createdBy: string | null;
 }
 
+/** `errorCode` is the host edge's code for it (the db sits below the runtime and cannot import its list). */
 export class NotFoundError extends Error {
   override name = "NotFoundError";
+  readonly errorCode = "not_found";
 }
 
 /** Flows and their immutable versions. Definitions are validated by the caller (engine) before they get here. */

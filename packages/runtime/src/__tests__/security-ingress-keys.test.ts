@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import nodemailer from "nodemailer";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startApiHost } from "../api/__tests__/harness";
+import { startApiHost } from "../trpc/rest/__tests__/harness";
 import { createWebhookHandler } from "../triggers/webhook/handler";
 import { createHookRegistry, type WebhookConfig } from "../triggers/webhook/registry";
 import { startTestHost, waitForRun } from "./test-host";
@@ -232,8 +232,8 @@ describe("prototype-named keys through every ingress, as the flow's expressions 
           },
         },
       });
-      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs?wait=true`, {
-        raw: JSON.stringify(record((k) => `${k}-value`)),
+      const res = await api.api("POST", `/flows/${created.json.flow.id}/runs`, {
+        raw: `{"wait": true, "payload": ${JSON.stringify(record((k) => `${k}-value`))}}`,
         headers: { "content-type": "application/json" },
       });
       expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startApiHost } from "../api/__tests__/harness";
+import { startApiHost } from "../trpc/rest/__tests__/harness";
 import type { WebhookConfig } from "../triggers/webhook/registry";
 import { startTestHost } from "./test-host";
 

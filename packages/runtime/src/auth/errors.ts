@@ -1,4 +1,5 @@
 import type { ZodError } from "zod";
+import { type ErrorCode, HostError } from "../errors/codes";
 
 export type AuthErrorCode =
   | "invalid_input"
@@ -11,11 +12,24 @@ export type AuthErrorCode =
   | "setup_token_required"
   | "setup_token_invalid";
 
-/**
- * The one error the auth service throws for a person's mistake. Callers in other bundles (Next.js)
- * match it by `name` and `code`, not `instanceof`, because the host is loaded outside their module graph.
- */
-export class AuthError extends Error {
+/** How each auth refusal is answered at the edge (a wrong *current* password in a form is a field error). */
+function edgeCode(code: AuthErrorCode, field: string | undefined): ErrorCode {
+  if (code === "invalid_credentials") return field ? "invalid_request" : "unauthorized";
+  const codes: Record<Exclude<AuthErrorCode, "invalid_credentials">, ErrorCode> = {
+    invalid_input: "invalid_request",
+    throttled: "rate_limited",
+    already_set_up: "conflict",
+    email_taken: "conflict",
+    last_owner: "invalid_request",
+    not_found: "not_found",
+    setup_token_required: "forbidden",
+    setup_token_invalid: "forbidden",
+  };
+  return codes[code];
+}
+
+/** The one error the auth service throws for a person's mistake; `code` says which, `errorCode` how to answer. */
+export class AuthError extends HostError {
   override name = "AuthError";
   constructor(
     readonly code: AuthErrorCode,
@@ -24,7 +38,7 @@ export class AuthError extends Error {
     readonly field?: string,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    super(edgeCode(code, field), message);
   }
 
   /** `field` names a bare value (a lone password); object schemas name their own fields. */

@@ -43,7 +43,8 @@ export interface AuthServiceOptions {
 /** Who made a request, and with what rights. Sessions carry every scope; API keys carry theirs. */
 export interface RequestAuth {
   user: UserView;
-  via: "session" | "apikey";
+  /** `local`: the CLI on the data dir itself (whoever can open it controls everything in it). */
+  via: "session" | "apikey" | "local";
   scopes: Scope[];
   /** The cookie token, for sign-out and "keep this session" on password change. */
   sessionToken?: string;

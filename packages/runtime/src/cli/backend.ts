@@ -1,10 +1,29 @@
-import { invokeRoute, type RouteAnswer, type RouteInput } from "../api/invoke";
-import { apiRoutes } from "../api/routes";
+import type { RequestAuth } from "../auth";
 import type { Config } from "../config";
 import { DataDirLockedError } from "../data-dir-lock";
 import { createHost, type Host } from "../host";
 import type { Logger } from "../logger";
+import { createContext } from "../trpc/context";
+import { restError } from "../trpc/rest/errors";
+import { invoke, operationById } from "../trpc/rest/operations";
+import { appRouter } from "../trpc/routers/app";
 import { CliError, UsageError } from "./io";
+
+/** A REST request as the CLI builds it: path parameters, the query (GET, DELETE) or the JSON body (POST, PUT). */
+export interface RouteInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+/** The answer of a REST operation: the status and JSON body an HTTP client gets. */
+export interface RouteAnswer {
+  status: number;
+  body: unknown;
+}
+
+const definedQuery = (query: RouteInput["query"] = {}) =>
+  Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** The answer of the REST API when it refused: printed as its message plus one line per problem. */
 export class CliApiError extends CliError {
@@ -23,7 +42,7 @@ export class CliApiError extends CliError {
 
 /**
  * Where client commands send their requests: the REST API of a server (`--url` + `--api-key`), or
- * the same routes in-process on the local data dir. Both give the same JSON.
+ * the same procedures in-process on the local data dir. Both give the same JSON.
  */
 export interface Backend {
   mode: "local" | "remote";
@@ -63,18 +82,16 @@ function remoteBackend(url: string, apiKey: string): Backend {
   return {
     mode: "remote",
     async call(operationId, input = {}) {
-      const route = apiRoutes.find((r) => r.operationId === operationId)!;
-      const path = route.path.replace(/\{(\w+)\}/g, (_, k: string) =>
+      const op = operationById(operationId);
+      const path = op.path.replace(/\{(\w+)\}/g, (_, k: string) =>
         encodeURIComponent(input.params?.[k] ?? ""),
       );
-      const query = new URLSearchParams(
-        Object.entries(input.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
-      );
+      const query = new URLSearchParams(definedQuery(input.query));
       const target = `${url}/api/v1${path}${query.size ? `?${query}` : ""}`;
       let res: Response;
       try {
         res = await fetch(target, {
-          method: route.method,
+          method: op.method,
           headers: {
             authorization: `Bearer ${apiKey}`,
             ...(input.body !== undefined ? { "content-type": "application/json" } : {}),
@@ -109,6 +126,42 @@ function remoteBackend(url: string, apiKey: string): Backend {
   };
 }
 
+/**
+ * Whoever can open the data dir controls everything in it: the CLI acts as its owner (the first owner
+ * account, or one named `local` before anyone set up the instance). Audit rows say `via: "cli"`.
+ */
+async function localAuth(host: Host): Promise<RequestAuth> {
+  const owner = (await host.auth.listUsers()).find((u) => u.role === "owner");
+  const user = owner ?? {
+    id: "local",
+    email: "",
+    name: "local CLI",
+    role: "owner" as const,
+    createdAt: new Date(),
+  };
+  return { user, via: "local", scopes: ["read", "write"] };
+}
+
+/** One REST operation in-process: the same procedure, middlewares and error answers as over HTTP. */
+async function callLocal(host: Host, operationId: string, input: RouteInput): Promise<RouteAnswer> {
+  const op = operationById(operationId);
+  const fields = op.places.rest === "query" ? definedQuery(input.query) : (input.body ?? {});
+  const ctx = await createContext(host, { headers: {} }, new Headers(), { auth: await localAuth(host) });
+  try {
+    const output = await invoke(appRouter.createCaller({ ...ctx, sameOrigin: true }), op, {
+      ...(fields as object),
+      ...input.params,
+    });
+    const status = typeof op.rest.status === "function" ? op.rest.status(output) : (op.rest.status ?? 200);
+    // Through JSON, so dates and undefined fields come out exactly as they would over HTTP.
+    return { status, body: JSON.parse(JSON.stringify(output)) };
+  } catch (e) {
+    const answer = restError(e, op.places);
+    if (answer.code === "internal") throw e;
+    return { status: answer.status, body: answer.body };
+  }
+}
+
 export function localBackend(config: Config, log: Logger): Backend {
   let opened: Promise<Host> | undefined;
   let worker = false;
@@ -127,8 +180,8 @@ export function localBackend(config: Config, log: Logger): Backend {
   };
   return {
     mode: "local",
-    async call(operationId, input) {
-      const answer = await invokeRoute(await open(), operationId, input);
+    async call(operationId, input = {}) {
+      const answer = await callLocal(await open(), operationId, input);
       return answer.status < 400 ? answer : failed(answer);
     },
     host: () => open(),

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ApiHost, startApiHost } from "../api/__tests__/harness";
+import { type ApiHost, startApiHost } from "../trpc/rest/__tests__/harness";
 import { main } from "./main";
 
 const examples = path.resolve(import.meta.dirname, "../../../../examples/flows");
@@ -294,7 +294,7 @@ describe("client commands against a server (--url)", () => {
       "--api-key",
       t.keys.viewer,
     ]);
-    expect(viewer).toMatchObject({ code: 1, err: "switchyard: viewers can read but not change anything" });
+    expect(viewer).toMatchObject({ code: 1, err: "switchyard: only owners and editors can do this" });
     const wrongKey = await sy(["flow", "list", "--url", t.url, "--api-key", "sy_nope"]);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.err).toContain("send a valid API key");

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { registry } from "@switchyard/nodes";
-import { checkFlowFile } from "../api/flow-file";
+import { checkFlowFile } from "../trpc/rest/flow-file";
 import type { Backend } from "./backend";
 import { CliError, type CliIo, clientOptions, parse, showHelp, printJson, table, UsageError } from "./io";
 import { printRun, runFailed } from "./run";
@@ -178,6 +178,9 @@ export async function flowCommand(
   if (sub === "run" && values.timeout !== undefined && !values.wait)
     throw new UsageError("--timeout only applies with --wait");
   const payload = sub === "run" ? parsePayload(values.payload) : undefined;
+  if (values.timeout !== undefined && !/^\d+$/.test(values.timeout))
+    throw new UsageError(`--timeout must be a whole number of milliseconds, got '${values.timeout}'`);
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   const backend = await open(values);
   try {
     switch (sub) {
@@ -229,8 +232,11 @@ export async function flowCommand(
         if (values.wait) await backend.runWorker();
         const answer = await backend.call("runFlow", {
           params: { id: needsOne! },
-          query: { wait: values.wait ? "true" : undefined, timeoutMs: values.timeout },
-          body: payload,
+          body: {
+            payload,
+            ...(values.wait ? { wait: true } : {}),
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          },
         });
         const run = answer.body as Json;
         if (answer.status === 202) {

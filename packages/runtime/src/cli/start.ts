@@ -1,8 +1,7 @@
-import { createApiHandler } from "../api";
+import { lazyApiHandler } from "../trpc/rest/lazy";
 import type { Config } from "../config";
 import { createHost } from "../host";
-import * as nodesPackage from "@switchyard/nodes";
-import * as runtimePackage from "../index";
+import * as trpcPackage from "../trpc";
 import { setCurrentHost, setSharedPackages } from "../host-registry";
 import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
@@ -13,7 +12,7 @@ import { defaultWebDir, loadWebApp } from "../web";
 export async function startCommand(config: Config, log: Logger): Promise<void> {
   const host = await createHost(config, log);
   setCurrentHost(host);
-  setSharedPackages({ runtime: runtimePackage, nodes: nodesPackage });
+  setSharedPackages({ trpc: trpcPackage });
   try {
     await host.start();
     const web = await loadWebApp({
@@ -21,12 +20,14 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
       hostname: config.host,
       port: config.port,
     });
+    const api = lazyApiHandler(host);
     const server = createHttpServer(host, {
       web,
       hooks: host.services.webhookHandler,
-      api: createApiHandler(host),
+      api: api.handle,
     });
     const { port } = await listen(server, config.port, config.host);
+    api.warm();
     log.info(
       { url: `http://${config.host}:${port}`, dataDir: config.dataDir, version: host.version },
       "Switchyard is up",

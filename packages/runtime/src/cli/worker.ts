@@ -1,4 +1,4 @@
-import { createApiHandler } from "../api";
+import { lazyApiHandler } from "../trpc/rest/lazy";
 import type { Config } from "../config";
 import { createHost } from "../host";
 import { codeOrigin } from "../version";
@@ -9,8 +9,10 @@ import type { Logger } from "../logger";
 export async function workerCommand(config: Config, log: Logger): Promise<void> {
   const host = await createHost(config, log);
   await host.start();
-  const server = createHttpServer(host, { hooks: host.services.webhookHandler, api: createApiHandler(host) });
+  const api = lazyApiHandler(host);
+  const server = createHttpServer(host, { hooks: host.services.webhookHandler, api: api.handle });
   const { port } = await listen(server, config.port, config.host);
+  api.warm();
   log.info({ port, dataDir: config.dataDir }, "worker is up");
   console.log(`Switchyard worker ${host.version} listening on ${config.host}:${port} (${codeOrigin})`);
   const stop = async () => {

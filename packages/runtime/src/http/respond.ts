@@ -1,6 +1,25 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ErrorCode, statusOf } from "../errors/codes";
 
-/** The one error body shape every HTTP edge answers with. Never a stack. */
+/**
+ * The one error body shape every HTTP edge answers with, its status taken from the code's entry in the
+ * one list (errors/codes.ts). Never a stack.
+ */
+export function answerError(
+  res: ServerResponse,
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const body = { error: { code, message, ...(details === undefined ? {} : { details }) } };
+  sendJson(res, statusOf(code), body, headers);
+}
+
+/**
+ * The same shape with the status spelled out: only the webhook handler still uses it (its HttpInputError
+ * carries status and code side by side); its codes are in the list, so it can move to `answerError`.
+ */
 export function sendError(
   res: ServerResponse,
   status: number,

@@ -2,17 +2,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { hostRefusal, isAllowedHost, requestHost } from "../auth/hosts";
 import { credentialsOf } from "../auth/request";
 import type { Config } from "../config";
+import type { ErrorCode } from "../errors/codes";
 import type { Host } from "../host";
-import { closeAfterResponse, sendError } from "./respond";
+import { answerError, closeAfterResponse } from "./respond";
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface Routes {
   /** `/hooks/*` and `/hooks-test/*`: straight to the runtime, no framework on the hot path. */
   hooks?: RequestHandler;
-  /** `/api/v1/*`: the REST API, framework-free like the hooks. */
+  /** `/api/v1/*`: the REST API, the app router's REST procedures without Next (also in `worker`). */
   api?: RequestHandler;
-  /** Everything else (UI, tRPC, REST): the web app. */
+  /** Everything else (UI, tRPC): the web app. */
   web?: RequestHandler;
 }
 
@@ -39,13 +40,13 @@ export const importMaxBodyBytes = 50 * 1024 * 1024 + 64 * 1024;
  * refused too (browsers and the tRPC client always send one). Every web route is covered: the memory
  * import has the larger limit, everything else (tRPC, pages) the tRPC one.
  */
-function webBodyRefused(req: IncomingMessage): [number, string, string] | null {
+function webBodyRefused(req: IncomingMessage): [ErrorCode, string] | null {
   const isImport = /^\/api\/memory\/import(\/|\?|$)/.test(req.url ?? "/");
   const [limit, label] = isImport ? [importMaxBodyBytes, "50 MB"] : [trpcMaxBodyBytes, "5 MB"];
   const length = req.headers["content-length"];
   if (length === undefined && req.headers["transfer-encoding"] !== undefined)
-    return [411, "length_required", `send the request body with a Content-Length (at most ${label})`];
-  if (Number(length) > limit) return [413, "payload_too_large", `the request body is larger than ${label}`];
+    return ["length_required", `send the request body with a Content-Length (at most ${label})`];
+  if (Number(length) > limit) return ["payload_too_large", `the request body is larger than ${label}`];
   return null;
 }
 
@@ -72,23 +73,23 @@ export function createHttpServer(host: Host, routes: Routes): Server {
           : "web";
     const handler = routes[kind];
     if (!handler) {
-      sendError(res, 404, "not_found", `no route for ${req.method} ${url.split("?")[0]}`);
+      answerError(res, "not_found", `no route for ${req.method} ${url.split("?")[0]}`);
       return;
     }
     const refused = kind === "hooks" ? null : hostRefused(req, host.config);
     if (refused) {
-      sendError(res, 421, "host_not_allowed", refused);
+      answerError(res, "host_not_allowed", refused);
       return;
     }
     const tooLarge = kind === "web" ? webBodyRefused(req) : null;
     if (tooLarge) {
       closeAfterResponse(req, res);
-      sendError(res, ...tooLarge);
+      answerError(res, ...tooLarge);
       return;
     }
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
       host.log.error({ err, url }, "request handler crashed");
-      if (!res.headersSent) sendError(res, 500, "internal", "internal error");
+      if (!res.headersSent) answerError(res, "internal", "internal error");
       else res.destroy();
     });
   });

@@ -1,17 +1,18 @@
 import type { FlowRepo } from "@switchyard/db";
 import type { FlowNode, Problem, RunChannel } from "@switchyard/engine";
 import { webhookTrigger } from "@switchyard/nodes";
+import { HostError } from "../errors/codes";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
 import { webhookCredentialProblem } from "../triggers/webhook/credentials";
 
-export class RunControlError extends Error {
+export class RunControlError extends HostError {
+  override name = "RunControlError";
   constructor(
     readonly code: "not_found" | "bad_request" | "conflict",
     message: string,
   ) {
-    super(message);
-    this.name = "RunControlError";
+    super(code === "bad_request" ? "invalid_request" : code, message);
   }
 }
 

@@ -5,9 +5,14 @@ import { type CredentialType, credentialTypes, parseAllowedHosts } from "@switch
 import { newId, type PrismaClient } from "@switchyard/db";
 import type { SecretsReader } from "@switchyard/engine";
 import type { z } from "zod";
+import { HostError } from "../errors/codes";
 
-export class CredentialError extends Error {
+/** A credential that cannot be stored or read as asked: answered as the caller's mistake. */
+export class CredentialError extends HostError {
   override name = "CredentialError";
+  constructor(message: string) {
+    super("invalid_request", message);
+  }
 }
 
 /** Loads the key from config, or creates a random one in a 0600 key file beside (not inside) the database. */

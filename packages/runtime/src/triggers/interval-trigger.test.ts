@@ -6,6 +6,8 @@ import { startTestHost, waitForRun } from "../__tests__/test-host";
 import type { Clock } from "./cron/clock";
 import { createFakeClock } from "./cron/fake-clock";
 import { defineTriggerListener } from "./listener";
+import { contextFor, owner } from "../trpc/__tests__/caller";
+import { createCaller } from "../trpc/routers/app";
 
 /*
  * A trigger type that exists only in this file: its definition and listener are handed to the host,
@@ -110,6 +112,10 @@ describe("a trigger type defined only in a test", () => {
     });
     // The shipped types are still there beside it.
     expect(host.catalogue().map((e) => e.type)).toEqual(expect.arrayContaining(["trigger.cron", "data.set"]));
+    // And the editor's palette, which reads catalogue.list, gets it too.
+    const { token } = await host.auth.setup(owner, { local: true });
+    const caller = createCaller((await contextFor(host, { cookie: `sy_session=${token}` })).ctx);
+    expect((await caller.catalogue.list()).map((e) => e.type)).toContain("test.interval");
     expect(validateFlow(intervalFlow, host.services.registry)).toEqual([]);
   });
 

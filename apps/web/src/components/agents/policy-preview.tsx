@@ -1,4 +1,4 @@
-import type { PolicyPreview as PolicyPreviewResult } from "@/server/routers/policy-preview";
+import type { PolicyPreview as PolicyPreviewResult } from "@switchyard/runtime/trpc";
 
 /** What one agent may do on one channel: the tool sets of its policy session and the prompt boundary. */
 export type PolicyPreviewData = PolicyPreviewResult;

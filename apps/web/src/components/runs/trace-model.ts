@@ -3,6 +3,8 @@
  * checkpointed), and waterfall bars. No React here, so it is tested directly.
  */
 
+import type { LiveStep } from "@switchyard/runtime/trpc";
+
 export interface StepSummary {
   id: string;
   stepId: string;
@@ -240,10 +242,7 @@ function emptyStep(nodeId: string): StepSummary {
 }
 
 /** A step the live stream reported finished, as a summary (no row id yet: the store may still buffer it). */
-export type LiveFinished = Omit<StepSummary, "id" | "stepId" | "startedAt" | "endedAt" | "durationMs"> & {
-  startedAt: string;
-  endedAt: string;
-};
+export type LiveFinished = LiveStep;
 
 /** Stored steps plus streamed ones the store has not written yet, in time order after the stored ones. */
 export function mergeLiveSteps(stored: StepSummary[], streamed: LiveFinished[]): StepSummary[] {

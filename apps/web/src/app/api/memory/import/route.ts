@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
-import { startJob } from "@/server/routers/memory-jobs";
-import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
+import { loadTrpc } from "@/server/trpc";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +19,7 @@ const problem = (status: number, code: string, message: string) =>
  */
 export async function POST(req: Request) {
   const host = requireHost();
+  const { createContext, startJob } = await loadTrpc();
   const ctx = await createContext(host, req, new Headers());
   if (!ctx.auth) return problem(401, "unauthorized", "sign in first");
   if (!ctx.auth.scopes.includes("write"))

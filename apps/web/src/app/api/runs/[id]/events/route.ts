@@ -1,9 +1,10 @@
 import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import type { RunProgressEvent } from "@switchyard/engine";
 import type { RunFinished } from "@switchyard/runtime";
-import { createContext } from "@/server/auth/context";
 import { requireHost } from "@/server/host";
-import { liveSteps, slimStep } from "../../live-steps";
+import { loadTrpc } from "@/server/trpc";
+
+type TrpcPackage = Awaited<ReturnType<typeof loadTrpc>>;
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ const problem = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status });
 
 /** What the page needs from a progress event: which step moved and how. Payloads stay out of the stream. */
-function slim(e: RunProgressEvent) {
+function slim(e: RunProgressEvent, slimStep: TrpcPackage["slimStep"]) {
   if (e.type === "step.started")
     return { type: e.type, nodeId: e.nodeId, visit: e.visit, attempt: e.attempt, at: e.at };
   if (e.type === "step.finished") return { type: e.type, step: slimStep(e) };
@@ -26,6 +27,7 @@ function slim(e: RunProgressEvent) {
  */
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const host = requireHost();
+  const { createContext, liveSteps, slimStep } = await loadTrpc();
   const ctx = await createContext(host, req, new Headers());
   if (!ctx.auth) return problem(401, "unauthorized", "sign in first");
   if (!ctx.auth.scopes.includes("read"))
@@ -51,7 +53,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
         controller.close();
       };
       const onEvent = (e: RunProgressEvent) => {
-        if (e.runId === id && e.type !== "run.finished") send("step", slim(e));
+        if (e.runId === id && e.type !== "run.finished") send("step", slim(e, slimStep));
       };
       const onFinished = (e: RunFinished) => {
         if (e.runId !== id) return;

@@ -1,0 +1,72 @@
+import type { Host } from "../../host";
+import { terminalStatuses } from "../../queue/types";
+import type { RunRow } from "./views";
+
+export interface RunFilter {
+  flowId?: string;
+  status?: string;
+  channel?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * Runs newest first with keyset pagination on the time-ordered id, through the db package's run repository
+ * (`since`/`until` are its `from`/`to` window on createdAt).
+ */
+export async function listRuns(
+  host: Host,
+  f: RunFilter,
+): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
+  const page = await host.runs.list({
+    flowId: f.flowId,
+    status: f.status,
+    channel: f.channel,
+    from: f.since,
+    to: f.until,
+    limit: f.limit,
+    cursor: f.cursor,
+  });
+  // The API's row shape predates `rerunOf` in the list: keep the documented fields only.
+  return { runs: page.runs.map(({ rerunOf: _rerunOf, ...row }) => row), nextCursor: page.nextCursor };
+}
+
+export function isTerminal(status: string): boolean {
+  return (terminalStatuses as readonly string[]).includes(status);
+}
+
+/**
+ * Resolves when the run reaches a terminal status, or after `timeoutMs` / when `signal` aborts. Listens
+ * before it looks, so a run that finishes in between is not missed.
+ */
+export async function waitForTerminal(
+  host: Host,
+  runId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const events = host.services.events;
+  let done!: (finished: boolean) => void;
+  const finished = new Promise<boolean>((resolve) => {
+    done = resolve;
+  });
+  // A run that parks (durable wait) also "finishes" its slice; only terminal statuses end the wait.
+  const onFinished = (e: { runId: string; status: string }) => {
+    if (e.runId === runId && isTerminal(e.status)) done(true);
+  };
+  const onAbort = () => done(false);
+  const timer = setTimeout(() => done(false), timeoutMs);
+  events.on("run.finished", onFinished);
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const row = await host.db.prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
+    if (row && isTerminal(row.status)) return true;
+    return await finished;
+  } finally {
+    clearTimeout(timer);
+    events.off("run.finished", onFinished);
+    signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,137 @@
+import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
+import { z } from "zod";
+import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
+
+const flowId = z.object({ id: z.string().min(1) });
+const definition = z.record(z.string(), z.unknown());
+
+/**
+ * Every problem the engine finds, against the host's node registry; saves keep drafts with problems,
+ * activation refuses them.
+ */
+async function problemsOf(
+  ctx: {
+    host: {
+      services: { registry: NodeRegistry };
+      control: { credentialProblems(d: unknown): Promise<Problem[]> };
+    };
+  },
+  definition: unknown,
+) {
+  // Plus what needs the vault: a webhook credential whose type does not fit the auth mode (#18).
+  return [
+    ...validateFlow(definition, ctx.host.services.registry),
+    ...(await ctx.host.control.credentialProblems(definition)),
+  ];
+}
+
+export const flowRouter = router({
+  list: viewerProcedure
+    .input(z.object({ search: z.string().max(200).optional() }).optional())
+    .query(({ ctx, input }) => ctx.host.flows.list({ search: input?.search })),
+
+  get: viewerProcedure
+    .input(flowId.extend({ version: z.number().int().positive().optional() }))
+    .query(async ({ ctx, input }) => {
+      const flow = await ctx.host.flows.get(input.id);
+      const version = await ctx.host.flows.getVersion(input.id, input.version);
+      if (!flow || !version)
+        throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
+      return { flow, version };
+    }),
+
+  create: editorProcedure
+    .input(
+      z.object({
+        name: z.string().trim().min(1).max(200),
+        description: z.string().max(2000).optional(),
+        definition,
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const created = await ctx.host.flows.create({ ...input, createdBy: ctx.user.id });
+      await ctx.host.auth.audit(ctx.user.id, "flow.created", created.id, { name: input.name });
+      return { ...created, problems: await problemsOf(ctx, input.definition) };
+    }),
+
+  /**
+   * Problems of a definition as the engine sees them (a mutation only so that large flows travel in a POST
+   * body instead of the URL; it writes nothing).
+   */
+  validate: viewerProcedure
+    .input(z.object({ definition }))
+    .mutation(async ({ ctx, input }) => ({ problems: await problemsOf(ctx, input.definition) })),
+
+  save: editorProcedure.input(flowId.extend({ definition })).mutation(async ({ ctx, input }) => {
+    const saved = await ctx.host.flows.saveVersion(input.id, input.definition, ctx.user.id);
+    await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
+    // An active flow serves the new version from the next event on — no restart, no stale trigger.
+    await ctx.host.control.afterSave(input.id);
+    return { ...saved, problems: await problemsOf(ctx, input.definition) };
+  }),
+
+  rename: editorProcedure
+    .input(flowId.extend({ name: z.string().trim().min(1).max(200) }))
+    .mutation(async ({ ctx, input }) => {
+      const renamed = await ctx.host.flows.rename(input.id, input.name);
+      await ctx.host.auth.audit(ctx.user.id, "flow.renamed", input.id, { name: input.name });
+      return renamed;
+    }),
+
+  versions: viewerProcedure.input(flowId).query(({ ctx, input }) => ctx.host.flows.listVersions(input.id)),
+
+  setActive: editorProcedure
+    .input(flowId.extend({ active: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      if (input.active) {
+        const version = await ctx.host.flows.getVersion(input.id);
+        if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
+        const problems = await problemsOf(ctx, version.definition);
+        if (problems.length) {
+          const list = problems.map((p) => `- ${p.message}`).join("\n");
+          throw new TRPCError({
+            code: "BAD_REQUEST",
+            message: `cannot activate: version ${version.version} has ${problems.length} problem${problems.length > 1 ? "s" : ""}:\n${list}`,
+            cause: Object.assign(new Error("flow has problems"), { problems }),
+          });
+        }
+      }
+      const flow = await ctx.host.control.setActive(input.id, input.active);
+      await ctx.host.auth.audit(ctx.user.id, input.active ? "flow.activated" : "flow.deactivated", input.id, {
+        version: flow?.activeVersion ?? null,
+      });
+      return flow;
+    }),
+
+  /** Runs the flow now (its latest saved version unless one is named) with a sample payload. */
+  run: editorProcedure
+    .input(
+      flowId.extend({ payload: z.unknown().optional(), version: z.number().int().positive().optional() }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.host.control.startRun(input.id, {
+        payload: input.payload ?? {},
+        channel: "manual",
+        version: input.version,
+      }),
+    ),
+
+  /** Waits (up to 2 min) for one request on /hooks-test/<path> and returns its payload, or null. */
+  listenTest: editorProcedure
+    .input(flowId.extend({ timeoutMs: z.number().int().min(1000).max(120_000).optional() }))
+    .mutation(({ ctx, input }) => ctx.host.control.listenForTestEvent(input.id, input.timeoutMs)),
+
+  /** Health of the flow's trigger while active (listening | error, last event, last error). */
+  triggerHealth: viewerProcedure
+    .input(flowId)
+    .query(({ ctx, input }) => ctx.host.services.triggers.health(input.id) ?? null),
+
+  delete: editorProcedure.input(flowId).mutation(async ({ ctx, input }) => {
+    const flow = await ctx.host.flows.get(input.id);
+    if (!flow) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
+    await ctx.host.control.setActive(input.id, false);
+    await ctx.host.flows.delete(input.id);
+    await ctx.host.auth.audit(ctx.user.id, "flow.deleted", input.id, { name: flow.name });
+    return { id: input.id };
+  }),
+});
