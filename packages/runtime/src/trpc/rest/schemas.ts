@@ -3,21 +3,11 @@
  * declare them as their output; the OpenAPI document is generated from the same schemas (`meta.id`
  * makes one a named component).
  */
+import { runChannels, runStatuses } from "@switchyard/contracts/runs";
 import { z } from "zod";
 
 const isoDate = z.string().describe("ISO 8601 timestamp (UTC)");
 const id = (what: string) => z.string().min(1).max(200).describe(`${what} id`);
-
-export const runStatuses = [
-  "queued",
-  "running",
-  "waiting",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "timed_out",
-] as const;
-export const runChannels = ["manual", "webhook", "email", "cron", "api", "subflow"] as const;
 
 export const errorBody = z.object({
   error: z.object({

@@ -7,11 +7,25 @@ import {
   type PolicedTool,
   renderToolPolicyBoundary,
 } from "@switchyard/agent";
+import { type RunChannel, runChannels } from "@switchyard/contracts/runs";
 import { z } from "zod";
 
-/** The channels a run can start from (spec/POLICY.md), in the order the settings table shows them. */
-export const CHANNELS = ["webhook", "email", "cron", "api", "manual", "subflow"] as const;
-export type Channel = (typeof CHANNELS)[number];
+/**
+ * The contracts' channels in the order the settings table and the agents page show them: the untrusted
+ * ones first, so the tab a page opens on is the most restricted. Only the order is chosen here.
+ */
+const displayOrder: Record<RunChannel, number> = {
+  webhook: 0,
+  email: 1,
+  cron: 2,
+  api: 3,
+  manual: 4,
+  subflow: 5,
+};
+export const CHANNELS: readonly RunChannel[] = [...runChannels].sort(
+  (a, b) => displayOrder[a] - displayOrder[b],
+);
+export type Channel = RunChannel;
 
 /** Bytes the agent prompt gives the boundary section; the preview renders it the same way. */
 export const BOUNDARY_MAX_BYTES = 2048;

@@ -3,7 +3,8 @@ import { HostError } from "../../errors/codes";
 import type { Host } from "../../host";
 import { idParams, queryInt } from "../rest/params";
 import { listRuns, waitForTerminal } from "../rest/run-queries";
-import { runAccepted, runChannels, runDetail, runStatuses, runSummary } from "../rest/schemas";
+import { runChannels, runStatuses } from "@switchyard/contracts/runs";
+import { runAccepted, runDetail, runSummary } from "../rest/schemas";
 import { runDetailView, runView } from "../rest/views";
 import { auditedEditorProcedure, router, viewerProcedure } from "../trpc";
 

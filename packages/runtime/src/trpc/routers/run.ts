@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { liveSteps } from "../live-steps";
-import { runChannels, runStatuses } from "../rest/schemas";
+import { runChannels, runStatuses } from "@switchyard/contracts/runs";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
 export const runStatus = z.enum(runStatuses);
