@@ -7,7 +7,7 @@ export { createHost } from "./host";
 export type { Host } from "./host";
 export { getCurrentHost, setCurrentHost } from "./host-registry";
 export { createHttpServer, listen } from "./http/server";
-export { sendError, sendJson } from "./http/respond";
+export { answerError, sendJson } from "./http/respond";
 export { createLogger } from "./logger";
 export type { Logger } from "./logger";
 export { exampleFlow, seedFirstStart } from "./seed";

@@ -16,20 +16,6 @@ export function answerError(
   sendJson(res, statusOf(code), body, headers);
 }
 
-/**
- * The same shape with the status spelled out: only the webhook handler still uses it (its HttpInputError
- * carries status and code side by side); its codes are in the list, so it can move to `answerError`.
- */
-export function sendError(
-  res: ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: unknown,
-): void {
-  sendJson(res, status, { error: { code, message, ...(details === undefined ? {} : { details }) } });
-}
-
 export function sendJson(
   res: ServerResponse,
   status: number,

@@ -1,14 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { jsonNestingPastLimit, MAX_JSON_DEPTH } from "@switchyard/engine";
+import { type ErrorCode, HostError, statusOf } from "../../errors/codes";
 
-export class HttpInputError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "HttpInputError";
+/** A request the webhook (or REST) edge refuses; its status comes from the code's entry in errors/codes.ts. */
+export class HttpInputError extends HostError {
+  override name = "HttpInputError";
+  get status(): number {
+    return statusOf(this.errorCode);
+  }
+  get code(): ErrorCode {
+    return this.errorCode;
   }
 }
 
@@ -22,7 +23,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (Number.isFinite(declared) && declared > limit) {
     return Promise.reject(
       new HttpInputError(
-        413,
         "payload_too_large",
         `body of ${declared} bytes exceeds the limit of ${limit} bytes`,
       ),
@@ -43,7 +43,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         // The rest is never read: the handler answers 413 and then closes the connection.
         stop();
         req.pause();
-        reject(new HttpInputError(413, "payload_too_large", `body exceeds the limit of ${limit} bytes`));
+        reject(new HttpInputError("payload_too_large", `body exceeds the limit of ${limit} bytes`));
         return;
       }
       chunks.push(chunk);
@@ -58,9 +58,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onClose = () => {
       stop();
-      reject(
-        new HttpInputError(400, "incomplete_body", "the connection closed before the request body ended"),
-      );
+      reject(new HttpInputError("incomplete_body", "the connection closed before the request body ended"));
     };
     req.on("data", onData);
     req.on("end", onEnd);
@@ -110,7 +108,6 @@ export function parseBody(
   if (bodyType === "json") {
     if (type !== "application/json" && !type.endsWith("+json")) {
       throw new HttpInputError(
-        415,
         "unsupported_media_type",
         `this webhook accepts application/json, got ${type || "no content type"}`,
       );
@@ -120,12 +117,11 @@ export function parseBody(
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new HttpInputError(400, "malformed_json", describeJsonError(text, (e as Error).message));
+      throw new HttpInputError("malformed_json", describeJsonError(text, (e as Error).message));
     }
     const at = jsonNestingPastLimit(raw);
     if (at >= 0) {
       throw new HttpInputError(
-        400,
         "body_too_deep",
         `JSON body nests deeper than ${MAX_JSON_DEPTH} levels (at byte ${at}); send it flatter`,
       );
@@ -135,7 +131,6 @@ export function parseBody(
   if (bodyType === "form") {
     if (type !== "application/x-www-form-urlencoded") {
       throw new HttpInputError(
-        415,
         "unsupported_media_type",
         `this webhook accepts application/x-www-form-urlencoded, got ${type || "no content type"}`,
       );

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { responseHeaderAllowed, responseStatusAllowed } from "@switchyard/nodes";
-import { closeAfterResponse, sendError, sendJson } from "../../http/respond";
+import { statusOf } from "../../errors/codes";
+import { answerError, closeAfterResponse, sendJson } from "../../http/respond";
 import { checkAuthBeforeBody, checkSignature, type ResolvedWebhookAuth } from "./auth";
 import { HttpInputError, pairsToRecord, parseBody, readBody, setOwn } from "./body";
 import { createRateLimiter } from "./rate-limit";
@@ -100,52 +101,38 @@ export function createWebhookHandler(deps: WebhookDeps) {
       hit = (isTest ? deps.test : deps.production).match(path);
     } catch (e) {
       if (!(e instanceof HttpInputError)) throw e;
-      sendError(res, e.status, e.code, e.message);
+      answerError(res, e.errorCode, e.message);
       return;
     }
     if (!hit) {
-      sendError(
-        res,
-        404,
-        "not_found",
-        `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`,
-      );
+      answerError(res, "not_found", `no ${isTest ? "test listener" : "active webhook"} at ${url.pathname}`);
       return;
     }
     const { binding, params } = hit;
     const cfg = binding.config;
     const method = (req.method ?? "GET").toUpperCase();
     if (!(cfg.methods as string[]).includes(method)) {
-      sendError(
-        res,
-        405,
-        "method_not_allowed",
-        `${method} is not accepted here; use ${cfg.methods.join(", ")}`,
-        undefined,
-      );
+      answerError(res, "method_not_allowed", `${method} is not accepted here; use ${cfg.methods.join(", ")}`);
       return;
     }
     try {
       if (cfg.rateLimitPerMin) {
         const wait = limiter.take(`${binding.flowId}:${binding.nodeId}`, cfg.rateLimitPerMin);
         if (wait > 0) {
-          sendJson(
-            res,
-            429,
-            { error: { code: "rate_limited", message: `rate limit of ${cfg.rateLimitPerMin}/min exceeded` } },
-            { "retry-after": String(wait) },
-          );
+          answerError(res, "rate_limited", `rate limit of ${cfg.rateLimitPerMin}/min exceeded`, undefined, {
+            "retry-after": String(wait),
+          });
           return;
         }
       }
       const auth = await deps.resolveAuth(binding);
       if (!checkAuthBeforeBody(auth, req.headers)) {
-        sendError(res, 401, "unauthorized", "unauthorized");
+        answerError(res, "unauthorized", "unauthorized");
         return;
       }
       const raw = await readBody(req, cfg.maxBodyBytes);
       if (!checkSignature(auth, req.headers, raw, deps.now())) {
-        sendError(res, 401, "unauthorized", "unauthorized");
+        answerError(res, "unauthorized", "unauthorized");
         return;
       }
       const body = parseBody(req, raw, cfg.bodyType);
@@ -184,7 +171,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
         }
         response = await deps.waitForResponse(runId, cfg.syncTimeoutMs);
         if (!response) {
-          sendJson(res, 504, {
+          sendJson(res, statusOf("timeout"), {
             error: {
               code: "timeout",
               message: `the flow did not respond within ${cfg.syncTimeoutMs} ms; the run goes on`,
@@ -196,7 +183,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
       }
       if (!responseStatusAllowed(response.status)) {
         // Refused by webhook.respond's schema too; an interim (1xx) answer would desynchronise the connection.
-        sendJson(res, 500, {
+        sendJson(res, statusOf("invalid_response"), {
           error: {
             code: "invalid_response",
             message: "the flow answered with a status outside 200–599",
@@ -218,7 +205,7 @@ export function createWebhookHandler(deps: WebhookDeps) {
     } catch (e) {
       if (e instanceof HttpInputError) {
         if (e.status === 413) closeAfterResponse(req, res);
-        sendError(res, e.status, e.code, e.message);
+        answerError(res, e.errorCode, e.message);
         return;
       }
       throw e;

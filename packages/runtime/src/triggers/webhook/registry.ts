@@ -77,7 +77,6 @@ function decodeSegment(segment: string, name: string): string {
     return decodeURIComponent(segment);
   } catch {
     throw new HttpInputError(
-      400,
       "malformed_path",
       `path parameter "${name}" is not valid percent-encoding: ${segment}`,
     );
