@@ -7,7 +7,6 @@ import { buttonClass, ErrorBox } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
 import { dangerButtonClass, inputClass, panelClass } from "./ui";
 
-
 type Doc =
   | { id: string; label: string; kind: "profile" | "memory" }
   | { id: string; label: string; kind: "flavour"; flavour: string };
