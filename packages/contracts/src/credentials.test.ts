@@ -91,6 +91,9 @@ describe("credential types", () => {
     expect(issues("smtp", { ...smtp, port: "70000", allowedHosts: "smtp.example.com" })).toEqual([
       ["port", "use a port from 1 to 65535"],
     ]);
+    expect(
+      issues("smtp", { ...smtp, port: "25x", allowedHosts: "smtp.example.com" })?.map(([p]) => p),
+    ).toEqual(["port"]);
     expect(credentialTypes.smtp.parse({ ...smtp, allowedHosts: "*.example.com" })).toEqual({
       ...smtp,
       allowedHosts: "*.example.com",

@@ -87,7 +87,8 @@ export const smtpCredentialFields = z.object({
   port: z
     .string()
     .regex(/^\d+$/)
-    .refine((p) => Number(p) >= 1 && Number(p) <= 65_535, "use a port from 1 to 65535"),
+    // Only digits get a range check: "25x" is reported once, by the regex.
+    .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535"),
   secure: z.enum(["true", "false"]).default("false"),
   user: z.string().default(""),
   pass: z.string().default(""),
