@@ -39,16 +39,6 @@ export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } fr
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
 export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
-// The trigger schemas live in @switchyard/contracts; re-exported for the runtime's trigger listeners,
-// which import them from here until they switch to contracts.
-export {
-  type CronPayload,
-  cronPayload,
-  emailPayload,
-  type WebhookAuth,
-  webhookConfig,
-  webhookPayload,
-} from "@switchyard/contracts/triggers";
 export type { NodeArgs } from "./types";
 export {
   forbiddenResponseHeaders,

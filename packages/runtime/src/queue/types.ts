@@ -1,8 +1,6 @@
-import { finishedRunStatuses, type RunChannel, type RunStatus } from "@switchyard/contracts/runs";
+import type { RunChannel, RunStatus } from "@switchyard/contracts/runs";
 
 export type { RunStatus };
-/** The REST API's run queries read the finished statuses under this name (#19: switch them to contracts). */
-export const terminalStatuses = finishedRunStatuses;
 
 export interface NewRun {
   flowId: string;

@@ -1,4 +1,4 @@
-import type { CronPayload } from "@switchyard/contracts/triggers";
+import { type CronPayload, cronMissed, cronOverlap } from "@switchyard/contracts/triggers";
 import { z } from "zod";
 
 /** One cron trigger node of one activated flow version. */
@@ -10,9 +10,9 @@ export const cronBindingSchema = z.object({
   /** IANA zone; the caller resolves the trigger's own zone or else the flow's. */
   timezone: z.string(),
   /** What a tick does while a previous run of the flow is still running. */
-  overlap: z.enum(["skip", "queue", "allow"]).default("skip"),
+  overlap: cronOverlap.default("skip"),
   /** What start-up does about fires that fell into downtime. */
-  missed: z.enum(["skip", "run_once"]).default("skip"),
+  missed: cronMissed.default("skip"),
 });
 export type CronBinding = z.output<typeof cronBindingSchema>;
 

@@ -1,5 +1,9 @@
 import type { AddressObject, Attachment, EmailAddress, HeaderLines, ParsedMail } from "mailparser";
-import type { DroppedAttachment, EmailRunPayload, StoredAttachment } from "./payload-schema";
+import type {
+  DroppedAttachment,
+  EmailPayload as EmailRunPayload,
+  StoredAttachment,
+} from "@switchyard/contracts/triggers";
 
 /** The payload fields every flow a message reaches shares; recipient and tag are per flow. */
 export type SharedPayload = Omit<EmailRunPayload, "recipient" | "tag">;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAIN, binding, startIngress } from "./__tests__/harness";
 import { type Reply, rawSend } from "./__tests__/raw-smtp";
-import type { EmailRunPayload } from "./payload-schema";
+import type { EmailPayload as EmailRunPayload } from "@switchyard/contracts/triggers";
 
 const dir = join(import.meta.dirname, "../../../test/email-corpus");
 const SENDER = "sender@example.com";

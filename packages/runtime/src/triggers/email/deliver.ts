@@ -8,7 +8,8 @@ import {
   sharedPayload,
   storeAttachments,
 } from "./build-payload";
-import { type EmailBinding, emailRunPayload } from "./payload-schema";
+import { emailPayload as emailRunPayload } from "@switchyard/contracts/triggers";
+import type { EmailBinding } from "./payload-schema";
 import { smtpReply } from "./replies";
 
 /** One flow a message goes to, with the envelope address that reached it. */

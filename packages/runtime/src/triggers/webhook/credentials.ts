@@ -1,5 +1,6 @@
 import type { FlowNode, Problem, SecretsReader } from "@switchyard/engine";
-import { type WebhookAuth, webhookTrigger } from "@switchyard/nodes";
+import type { WebhookAuth } from "@switchyard/contracts/triggers";
+import { webhookTrigger } from "@switchyard/nodes";
 
 /**
  * Which credential types each auth mode accepts, and the field of each that holds what callers must

@@ -1,4 +1,4 @@
-import type { webhookConfig } from "@switchyard/nodes";
+import type { webhookConfig } from "@switchyard/contracts/triggers";
 import type { z } from "zod";
 import { HttpInputError, setOwn } from "./body";
 import { TriggerBindError } from "../listener";

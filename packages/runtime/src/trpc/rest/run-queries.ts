@@ -1,5 +1,5 @@
 import type { Host } from "../../host";
-import { terminalStatuses } from "../../queue/types";
+import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import type { RunRow } from "./views";
 
 export interface RunFilter {
@@ -33,10 +33,6 @@ export async function listRuns(
   return { runs: page.runs.map(({ rerunOf: _rerunOf, ...row }) => row), nextCursor: page.nextCursor };
 }
 
-export function isTerminal(status: string): boolean {
-  return (terminalStatuses as readonly string[]).includes(status);
-}
-
 /**
  * Resolves when the run reaches a terminal status, or after `timeoutMs` / when `signal` aborts. Listens
  * before it looks, so a run that finishes in between is not missed.
@@ -54,7 +50,7 @@ export async function waitForTerminal(
   });
   // A run that parks (durable wait) also "finishes" its slice; only terminal statuses end the wait.
   const onFinished = (e: { runId: string; status: string }) => {
-    if (e.runId === runId && isTerminal(e.status)) done(true);
+    if (e.runId === runId && isFinishedRunStatus(e.status)) done(true);
   };
   const onAbort = () => done(false);
   const timer = setTimeout(() => done(false), timeoutMs);
@@ -62,7 +58,7 @@ export async function waitForTerminal(
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     const row = await host.db.prisma.run.findUnique({ where: { id: runId }, select: { status: true } });
-    if (row && isTerminal(row.status)) return true;
+    if (row && isFinishedRunStatus(row.status)) return true;
     return await finished;
   } finally {
     clearTimeout(timer);

@@ -1,23 +1,16 @@
 import { audit } from "../../auth";
-import { type CredentialType, credentialTypes } from "@switchyard/contracts/credentials";
+import {
+  type CredentialType,
+  credentialLabels,
+  credentialTypes,
+  secretCredentialFields,
+} from "@switchyard/contracts/credentials";
 import { CredentialError } from "../../secrets/vault";
 import { z } from "zod";
 import { editorProcedure, ownerProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 import { readLlm } from "./settings-llm";
 
-/** Display names (TypeScript keeps this in step with the runtime's types); fields come from each type's zod schema. */
-const typeLabels: Record<CredentialType, string> = {
-  httpHeader: "HTTP header",
-  httpBearer: "Bearer token",
-  httpBasic: "HTTP basic auth",
-  smtp: "SMTP server",
-  webhookSecret: "Webhook secret",
-  llmProvider: "LLM provider API key",
-};
-const typeNames = Object.keys(typeLabels) as [CredentialType, ...CredentialType[]];
-
-/** Fields typed into a password box (the rest are plain text); none is ever sent back either way. */
-const maskedFields = new Set(["value", "token", "password", "pass", "secret", "apiKey"]);
+const typeNames = Object.keys(credentialTypes) as [CredentialType, ...CredentialType[]];
 
 export interface CredentialField {
   name: string;
@@ -41,13 +34,13 @@ async function describeTypes() {
     const fields: CredentialField[] = Object.entries(json.properties).map(([name, p]) => ({
       name,
       required: json.required?.includes(name) ?? false,
-      masked: maskedFields.has(name),
+      masked: secretCredentialFields.has(name),
       ...(p.enum ? { options: p.enum } : {}),
       ...(p.default !== undefined ? { default: p.default } : {}),
       ...(p.pattern ? { pattern: p.pattern } : {}),
       ...(p.minLength !== undefined ? { minLength: p.minLength } : {}),
     }));
-    return { type, label: typeLabels[type], fields };
+    return { type, label: credentialLabels[type], fields };
   });
 }
 
@@ -79,7 +72,7 @@ export const credentialRouter = router({
       id: r.id,
       name: r.name,
       type: r.type,
-      label: typeLabels[r.type as CredentialType] ?? r.type,
+      label: credentialLabels[r.type as CredentialType] ?? r.type,
       fields: r.fields,
       // Not secret: where the credential may be sent (null: none stored, so it is sent nowhere).
       ...(r.type === "webhookSecret" ? {} : { allowedHosts: r.allowedHosts }),
@@ -120,14 +113,14 @@ export const credentialRouter = router({
       const unknown = Object.keys(input.data).filter((k) => !(k in schema.shape));
       if (unknown.length > 0)
         throw badData(
-          `a ${typeLabels[input.type]} credential has no field ${unknown.join(", ")}`,
+          `a ${credentialLabels[input.type]} credential has no field ${unknown.join(", ")}`,
           unknown.map((k) => ({ path: [k], message: "not a field of this credential type" })),
         );
       const parsed = schema.safeParse(input.data);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         throw badData(
-          `the ${typeLabels[input.type]} credential is invalid: ${first?.path.join(".")}: ${first?.message}`,
+          `the ${credentialLabels[input.type]} credential is invalid: ${first?.path.join(".")}: ${first?.message}`,
           parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
         );
       }

@@ -1,6 +1,10 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import pino from "pino";
-import { type EmailBinding, type EmailRunPayload, emailRunPayload } from "../payload-schema";
+import {
+  type EmailPayload as EmailRunPayload,
+  emailPayload as emailRunPayload,
+} from "@switchyard/contracts/triggers";
+import type { EmailBinding } from "../payload-schema";
 import { type SmtpIngressOptions, createSmtpIngress } from "../smtp-ingress";
 
 export const DOMAIN = "mail.test";
