@@ -4,7 +4,7 @@
  * The browser imports only `type AppRouter` from here.
  */
 export { type Context, createContext } from "./context";
-export { liveSteps, type LiveStep, slimStep } from "./live-steps";
+export { type LiveStart, liveSteps, type LiveStep, slimStep } from "./live-steps";
 export type { PolicyPreview } from "./routers/policy-preview";
 export { startJob } from "./routers/memory-jobs";
 export { type AppRouter, appRouter, createCaller } from "./routers/app";

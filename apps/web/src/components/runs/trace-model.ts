@@ -3,31 +3,17 @@
  * checkpointed), and waterfall bars. No React here, so it is tested directly.
  */
 
-import type { LiveStep } from "@switchyard/runtime/trpc";
+import type { LiveStart, LiveStep } from "@switchyard/runtime/trpc";
 
-export interface StepSummary {
+export type { LiveStart };
+
+/** A stored step as the run page lists it: the live stream's finished-step shape plus its row and timing. */
+export interface StepSummary extends Omit<LiveStep, "startedAt" | "endedAt"> {
   id: string;
   stepId: string;
-  nodeId: string;
-  visit: number;
-  attempt: number;
-  status: string;
-  port: string | null;
-  reason: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  retryAt: string | null;
   startedAt: string | Date | null;
   endedAt: string | Date | null;
   durationMs: number | null;
-}
-
-/** A step the live stream says has started and the store has not checkpointed yet. */
-export interface LiveStart {
-  nodeId: string;
-  visit: number;
-  attempt: number;
-  at: string;
 }
 
 export type NodeTraceStatus =
