@@ -33,6 +33,22 @@ export interface AgentServices {
   runner: AgentRunner;
 }
 
+/**
+ * An LLM provider credential's key and the check that sends it only to the credential's allowed hosts
+ * (run per call, so a refusal fails the step): the agent runtime and the settings page's test use both.
+ */
+export async function providerKey(
+  secrets: SecretsReader,
+  credentialId: string | undefined,
+): Promise<{ apiKey?: string; checkKeyHost?: (url: URL) => void }> {
+  if (!credentialId) return {};
+  const { data } = await secrets.get(credentialId);
+  return {
+    apiKey: data.apiKey,
+    checkKeyHost: (url) => assertCredentialHost(credentialId, data, url.hostname),
+  };
+}
+
 /** Loads agents/ and builds the runner from the current settings (called again when settings change). */
 export async function createAgentServices(o: {
   agentsDir: string;
@@ -45,15 +61,10 @@ export async function createAgentServices(o: {
   const definitions = await loadAgents(o.agentsDir, BUILTIN_TOOL_CATALOG);
   const llm = llmSettingsSchema.safeParse(await o.settings.get("llm.provider"));
   const ceilings = channelCeilingsSchema.safeParse(await o.settings.get("policy.channelCeilings"));
-  let apiKey: string | undefined;
-  let checkKeyHost: ((url: URL) => void) | undefined;
-  if (llm.success && llm.data.credentialId) {
-    const { credentialId } = llm.data;
-    const { data } = await o.secrets.get(credentialId);
-    apiKey = data.apiKey;
-    // The key goes only to its credential's allowed hosts; checked per call, so a refusal fails the step.
-    checkKeyHost = (url) => assertCredentialHost(credentialId, data, url.hostname);
-  }
+  const { apiKey, checkKeyHost } = await providerKey(
+    o.secrets,
+    llm.success ? llm.data.credentialId : undefined,
+  );
   const runner = createAgentRunner({
     definitions,
     tools: [createHttpGetTool(o.http)],

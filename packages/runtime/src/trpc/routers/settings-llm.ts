@@ -1,6 +1,6 @@
 import { createOpenAiCompatibleProvider, MODEL_HINTS } from "@switchyard/agent";
 import { assertCredentialHost } from "@switchyard/nodes";
-import { llmSettingsSchema } from "../../agents";
+import { llmSettingsSchema, providerKey } from "../../agents";
 import type { Host } from "../../host";
 import { z } from "zod";
 import { TRPCError } from "../trpc";
@@ -57,16 +57,6 @@ export async function llmApiKey(
   return data.apiKey;
 }
 
-/** Throws unless the credential's allowed hosts include the provider's host (checked before each call). */
-async function keyHostCheck(
-  host: Host,
-  credentialId: string | undefined,
-): Promise<((url: URL) => void) | undefined> {
-  if (!credentialId) return undefined;
-  const { data } = await host.services.vault.reader.get(credentialId);
-  return (url) => assertCredentialHost(credentialId, data, url.hostname);
-}
-
 export async function readLlm(host: Host) {
   const parsed = llmSettingsSchema.safeParse(await host.settings.get("llm.provider"));
   return parsed.success ? parsed.data : null;
@@ -84,8 +74,9 @@ const TEST_PROMPT = "Reply with the single word: pong";
  * once whether the URL, key and model work, or the provider's exact error.
  */
 export async function testConnection(host: Host, input: z.infer<typeof testConnectionInputSchema>) {
-  const apiKey = await llmApiKey(host, input.credentialId);
-  const checkKeyHost = await keyHostCheck(host, input.credentialId);
+  // Checks the credential's type first; providerKey then binds the key to its allowed hosts.
+  await llmApiKey(host, input.credentialId);
+  const { apiKey, checkKeyHost } = await providerKey(host.services.vault.reader, input.credentialId);
   const provider = createOpenAiCompatibleProvider({
     baseUrl: input.baseUrl,
     ...(apiKey ? { apiKey } : {}),
