@@ -3,7 +3,7 @@
 // per query type, and on the two halves used for honest tuning. The halves alternate within each query
 // type in id order; settings are chosen on the tuning half only (packages/memory/scripts/tune-*.ts), so
 // the held-out half shows what to expect on queries nobody tuned for.
-// Run: cd /work/main && npx tsx bench/memory-quality.ts
+// Run from the repo root: npx tsx bench/memory-quality.ts
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // Speed of the memory service at 100 000 items: ingest throughput, p50/p99 of each agent tool, peak RSS.
-// Run: cd /work/main && npx tsx bench/memory-speed.ts [items]
+// Run from the repo root: npx tsx bench/memory-speed.ts [items]
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // Latency of the run list (filters, search, sorts, deep pages, status counts) over a seeded database.
-// Run: cd /work/main && npx tsx bench/runs-list.ts [runs] [payloadBytes]
+// Run from the repo root: npx tsx bench/runs-list.ts [runs] [payloadBytes]
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
