@@ -116,6 +116,7 @@ export type ProblemCode =
   | "no_trigger"
   | "multiple_triggers"
   | "check_failed"
+  | "unknown_agent"
   | "internal";
 
 export interface Problem {

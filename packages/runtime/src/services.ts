@@ -1,5 +1,6 @@
+import { agentRefCheck } from "@switchyard/agent";
 import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
-import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
+import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
@@ -221,6 +222,8 @@ export async function createServices(o: {
     webhookHandler,
     retention,
     agents: () => agents!,
+    /** Checks validateFlow cannot make alone: an agent node's `agent_ref` must name a loaded agent. */
+    flowChecks: (): ValidateOptions => ({ extraCheck: agentRefCheck(agents!.definitions) }),
     reloadAgents,
     reloadHttp,
     async start() {

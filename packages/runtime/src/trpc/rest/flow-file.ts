@@ -2,7 +2,7 @@
  * The flow file: a flow definition plus the name and description it is imported under. Shared by the
  * REST API (bodies, /schema/flow.json) and the CLI (`flow validate`, `flow import`, `flow export`).
  */
-import { edgeId, FlowDefinition, type NodeRegistry, validateFlow } from "@switchyard/engine";
+import { edgeId, FlowDefinition, type NodeRegistry, type ValidateOptions, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
 import type { Problem as ApiProblem } from "../../errors/codes";
 
@@ -39,9 +39,14 @@ export function definitionOf(file: FlowFile): FlowDefinition {
  * Every problem the engine finds in a definition that passed the schema, each named by its path in
  * the file (`nodes.2.config.url`), so a person can find it without knowing node ids by heart.
  */
-export function flowProblems(definition: FlowDefinition, registry: NodeRegistry, prefix = ""): ApiProblem[] {
+export function flowProblems(
+  definition: FlowDefinition,
+  registry: NodeRegistry,
+  prefix = "",
+  checks: ValidateOptions = {},
+): ApiProblem[] {
   const at = (p: string) => [prefix, p].filter(Boolean).join(".");
-  return validateFlow(definition, registry).map((p) => {
+  return validateFlow(definition, registry, checks).map((p) => {
     let path = at(p.code === "flow_invalid" ? (p.field ?? "") : "");
     // An edge problem (bad port, dangling end, cycle) names the edge to fix, even when it also names a node.
     const edgeIndex =
@@ -65,7 +70,7 @@ export type CheckedFlow =
   | { ok: false; problems: ApiProblem[] };
 
 /** Schema first (every issue), then the engine's checks (every problem): the whole list in one go. */
-export function checkFlowFile(value: unknown, registry: NodeRegistry): CheckedFlow {
+export function checkFlowFile(value: unknown, registry: NodeRegistry, checks: ValidateOptions = {}): CheckedFlow {
   const parsed = flowFile.safeParse(value);
   if (!parsed.success) {
     return {
@@ -78,6 +83,6 @@ export function checkFlowFile(value: unknown, registry: NodeRegistry): CheckedFl
     };
   }
   const definition = definitionOf(parsed.data);
-  const problems = flowProblems(definition, registry);
+  const problems = flowProblems(definition, registry, "", checks);
   return problems.length ? { ok: false, problems } : { ok: true, file: parsed.data, definition };
 }

@@ -17,7 +17,12 @@ const plural = (n: number) => `${n} problem${n === 1 ? "" : "s"}`;
  * keeps such drafts instead). Problems are named by their place in the request body.
  */
 async function assertValid(host: Host, definition: FlowDefinition, prefix: string) {
-  const problems: Problem[] = flowProblems(definition, host.services.registry, prefix);
+  const problems: Problem[] = flowProblems(
+    definition,
+    host.services.registry,
+    prefix,
+    host.services.flowChecks(),
+  );
   // A webhook credential of the wrong type would let anyone in: refused at save, named like the others.
   for (const p of await host.control.credentialProblems(definition)) {
     const index = definition.nodes.findIndex((n) => n.id === p.nodeId);
@@ -190,7 +195,11 @@ export const flowApiRouter = router({
     .mutation(async ({ ctx, input }) => {
       const version = await ctx.host.flows.getVersion(input.id);
       if (!version) throw new HostError("not_found", `flow ${input.id} not found`);
-      const checked = checkFlowFile(version.definition, ctx.host.services.registry);
+      const checked = checkFlowFile(
+        version.definition,
+        ctx.host.services.registry,
+        ctx.host.services.flowChecks(),
+      );
       if (!checked.ok) {
         const problems = checked.problems.map((p) => ({
           ...p,

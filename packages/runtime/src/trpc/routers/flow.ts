@@ -1,4 +1,4 @@
-import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
+import { type NodeRegistry, type Problem, type ValidateOptions, validateFlow } from "@switchyard/engine";
 import { z } from "zod";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -12,7 +12,7 @@ const definition = z.record(z.string(), z.unknown());
 async function problemsOf(
   ctx: {
     host: {
-      services: { registry: NodeRegistry };
+      services: { registry: NodeRegistry; flowChecks(): ValidateOptions };
       control: { credentialProblems(d: unknown): Promise<Problem[]> };
     };
   },
@@ -20,7 +20,7 @@ async function problemsOf(
 ) {
   // Plus what needs the vault: a webhook credential whose type does not fit the auth mode (#18).
   return [
-    ...validateFlow(definition, ctx.host.services.registry),
+    ...validateFlow(definition, ctx.host.services.registry, ctx.host.services.flowChecks()),
     ...(await ctx.host.control.credentialProblems(definition)),
   ];
 }
