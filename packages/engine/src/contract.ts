@@ -76,6 +76,8 @@ export interface AgentRunResult {
   json?: unknown;
   agent_ref: string;
   stop: "finished" | "limit_stop";
+  /** With `limit_stop`: the iteration limit the agent reached (its answer is the forced wrap-up). */
+  maxIterations?: number;
   usage?: { promptTokens: number; completionTokens: number };
 }
 export interface AgentRunner {

@@ -47,7 +47,10 @@ export interface AgentTurnTrace {
   policy: ToolPolicySnapshot;
   llmCalls: LlmCallTrace[];
   toolCalls: ToolCallTrace[];
+  /** `limit_stop` means the loop used all `maxIterations` and the answer is the forced wrap-up. */
   stop: TurnStop;
+  /** The iteration limit this turn ran under (the definition's, raised by `iteration_policy`). */
+  maxIterations: number;
   error?: string;
   /** Set when max_result_chars cut the final text. */
   truncation: { limit: number; originalLength: number } | null;

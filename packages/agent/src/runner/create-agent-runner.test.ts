@@ -140,11 +140,24 @@ describe("flow_memory_agent through the runner and the scripted LLM server", () 
     );
     const h = harness({ definitions: defs, server });
     const res = await h.runner.run(request({ agentRef: "looper" }));
-    expect(res).toMatchObject({ text: "partial answer (memory)", stop: "limit_stop" });
+    expect(res).toMatchObject({ text: "partial answer (memory)", stop: "limit_stop", maxIterations: 2 });
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]!.body.tools).toBeUndefined();
     expect(lastMessage(server.requests[2]!, "user")).toBe(LIMIT_WRAP_UP_MESSAGE);
-    expect(h.traces[0]!.stop).toBe("limit_stop");
+    expect(h.traces[0]!).toMatchObject({ stop: "limit_stop", maxIterations: 2 });
+  });
+
+  it("leaves json unset instead of failing when a json answer after the limit is prose", async () => {
+    const defs = extraAgent("looper", 'max_iterations = 1\n[tools]\nnamed = ["memory_recall"]');
+    server = await startScriptedLlmServer((req) =>
+      req.body.tools
+        ? { toolCalls: [{ name: "memory_recall", arguments: { query: "Harbor" } }] }
+        : { content: "I ran out of steps." },
+    );
+    const h = harness({ definitions: defs, server });
+    const res = await h.runner.run(request({ agentRef: "looper", responseFormat: { type: "json" } }));
+    expect(res).toMatchObject({ text: "I ran out of steps.", stop: "limit_stop", maxIterations: 1 });
+    expect(res.json).toBeUndefined();
   });
 
   it("lets an extended agent go past max_iterations up to 50", async () => {

@@ -2,7 +2,7 @@
  * `createAgentRunner`: the AgentRunner the executor hands to agent nodes as `ctx.agents`.
  * Resolves the definition, builds the run message, limits concurrency process-wide and runs a turn.
  */
-import type { AgentDefinition, ModelHint } from "../definitions/schema";
+import { type AgentDefinition, effectiveMaxIterations, type ModelHint } from "../definitions/schema";
 import type { LlmProvider } from "../llm/provider";
 import type { TraceSink } from "../loop/trace";
 import { buildRunMessage } from "../prompt/run-message";
@@ -133,9 +133,17 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
           depth: 0,
         });
         const out: AgentRunResult = { text: result.text, agent_ref: definition.id, stop: result.stop };
+        if (result.stop === "limit_stop") out.maxIterations = effectiveMaxIterations(definition);
         if (result.usage.promptTokens > 0 || result.usage.completionTokens > 0)
           out.usage = { ...result.usage };
-        if (format === "json") out.json = parseJsonAnswer(definition.id, result.text);
+        // A wrap-up answer after the limit is often not JSON: the step's on_limit decides, not a parse error.
+        if (format === "json" && result.stop === "limit_stop") {
+          try {
+            out.json = parseJsonAnswer(definition.id, result.text);
+          } catch {
+            // left unset: the node reports the limit (or, with return_partial, the non-JSON answer)
+          }
+        } else if (format === "json") out.json = parseJsonAnswer(definition.id, result.text);
         return out;
       } finally {
         release();

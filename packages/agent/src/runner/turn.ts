@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { capChars } from "@switchyard/contracts/cap";
-import type { AgentDefinition, ModelHint } from "../definitions/schema";
+import { type AgentDefinition, effectiveMaxIterations, type ModelHint } from "../definitions/schema";
 import type { LlmProvider, TokenUsage } from "../llm/provider";
 import { runAgentLoop } from "../loop/agent-loop";
 import { dispatchToolCall } from "../loop/tool-dispatch";
@@ -146,6 +146,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
     llmCalls,
     toolCalls,
     stop: "error",
+    maxIterations: effectiveMaxIterations(def),
     truncation: null,
     usage,
     durationMs: 0,

@@ -83,6 +83,40 @@ describe("agent", () => {
     });
   });
 
+  it("fails by default when the agent stopped at its iteration limit, naming the agent and the limit", async () => {
+    const { agents } = runner(async () => ({
+      text: "partial",
+      agent_ref: "triage",
+      stop: "limit_stop",
+      maxIterations: 8,
+    }));
+    const err = await run({}, agents).catch((e) => e);
+    expect(err).toMatchObject({
+      code: "agent_failed",
+      message:
+        'agent "triage" stopped at its iteration limit (8) without a final answer; set on_limit to "return_partial" to pass on its partial answer',
+      nodeId: "n1",
+    });
+  });
+
+  it("passes the partial answer on, marked limit_stop, when on_limit is return_partial", async () => {
+    const { agents } = runner(async () => ({
+      text: "partial",
+      agent_ref: "triage",
+      stop: "limit_stop",
+      maxIterations: 8,
+    }));
+    const out = await run({ on_limit: "return_partial" }, agents);
+    expect(out.items).toEqual([{ json: { text: "partial", agent_ref: "triage", stop: "limit_stop" } }]);
+  });
+
+  it("refuses an on_limit value it does not know", async () => {
+    const { agents } = runner(async () => ({ text: "x", agent_ref: "triage", stop: "finished" }));
+    const err = await run({ on_limit: "ignore" }, agents).catch((e) => e);
+    expect(err).toMatchObject({ code: "config_invalid" });
+    expect(String(err.message)).toContain("on_limit");
+  });
+
   it("fails with agent_failed carrying the runner's message", async () => {
     const { agents } = runner(async () => {
       throw new Error("unknown agent_ref 'triage'");

@@ -51,6 +51,12 @@ export const agentNode = defineNode({
         .record(z.string(), z.unknown())
         .optional()
         .describe("JSON Schema the answer should follow (response_format json)"),
+      on_limit: z
+        .enum(["fail", "return_partial"])
+        .default("fail")
+        .describe(
+          "When the agent reaches its iteration limit: fail the step, or pass on its partial answer (marked stop: limit_stop)",
+        ),
     })
     .refine((c) => c.json_schema === undefined || c.response_format === "json", {
       message: "json_schema needs response_format json",
@@ -100,6 +106,15 @@ export const agentNode = defineNode({
         nodeId: ctx.nodeId,
         cause: err,
       });
+    }
+    // An answer forced out at the iteration limit is incomplete: it never passes as success unasked.
+    if (res.stop === "limit_stop" && config.on_limit === "fail") {
+      const limit = res.maxIterations === undefined ? "" : ` (${res.maxIterations})`;
+      throw new NodeError(
+        "agent_failed",
+        `agent "${res.agent_ref}" stopped at its iteration limit${limit} without a final answer; set on_limit to "return_partial" to pass on its partial answer`,
+        { nodeId: ctx.nodeId },
+      );
     }
     if (config.response_format === "text") {
       const json = {
