@@ -13,6 +13,7 @@ import {
 } from "@xyflow/react";
 import { type DragEvent, useCallback, useEffect, useMemo, useState } from "react";
 import "@xyflow/react/dist/style.css";
+import { OpeningViewport } from "../graph/OpeningViewport";
 import { DeletableEdge } from "./DeletableEdge";
 import { preloadLayout } from "./layout";
 import { addNode, type Connection, connect, explainConnection } from "./doc-ops";
@@ -28,6 +29,8 @@ const nodeTypes = { flow: FlowNodeCard, note: StickyNote };
 const edgeTypes = { deletable: DeletableEdge };
 
 export const PALETTE_MIME = "application/x-switchyard-node";
+/** A FlowNodeCard's size until React Flow measures it (offscreen nodes are not rendered). */
+const NODE_FALLBACK_SIZE = { width: 240, height: 100 };
 /** Offset that puts the cursor near a dropped node's header rather than its corner. */
 const DROP_OFFSET = { x: 120, y: 24 };
 
@@ -53,8 +56,8 @@ export function Canvas() {
   const edges = useMemo(() => toRfEdges(doc.edges, selection), [doc.edges, selection]);
   const { screenToFlowPosition } = useReactFlow();
   const dark = useDarkMode();
-  // Fit once, and only a flow that has nodes: fitting an empty flow would re-centre on the first drop.
-  const [fitOnOpen] = useState(() => useEditor.getState().doc.nodes.length > 0);
+  // Frame once, and only a flow that has nodes: framing an empty flow would re-centre on the first drop.
+  const [frameOnOpen] = useState(() => useEditor.getState().doc.nodes.length > 0);
   useEffect(() => {
     const t = setTimeout(() => void preloadLayout().catch(() => undefined), 1500);
     return () => clearTimeout(t);
@@ -154,8 +157,6 @@ export function Canvas() {
         onlyRenderVisibleElements
         minZoom={0.05}
         maxZoom={2}
-        fitView={fitOnOpen}
-        fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ type: "deletable" }}
       >
@@ -168,6 +169,7 @@ export function Canvas() {
           className="!rounded-lg !border !border-slate-200 dark:!border-slate-700"
         />
         <Controls aria-label="Zoom controls" />
+        {frameOnOpen ? <OpeningViewport fallback={NODE_FALLBACK_SIZE} /> : null}
       </ReactFlow>
       {doc.nodes.length === 0 ? (
         <div className="pointer-events-none absolute inset-0 grid place-items-center">

@@ -10,6 +10,7 @@ import { ConfigPanel } from "./ConfigPanel";
 import { HelpDialog, HistoryDialog } from "./Dialogs";
 import { EditorCommandsContext } from "./editor-commands";
 import { toDefinition } from "./doc-ops";
+import { arrangeOnOpen } from "./layout";
 import { Notice } from "./Notice";
 import { Palette } from "./Palette";
 import { isDirty, useEditor } from "./store";
@@ -46,13 +47,27 @@ function EditorBody({ flowId }: { flowId: string }) {
   const [loadedVersion, setLoadedVersion] = useState<number>();
   const [dialog, setDialog] = useState<"help" | "history" | null>(null);
 
-  // Load once per flow; later refetches (after a save) must not replace what is being edited.
+  // Load once per flow; later refetches (after a save) must not replace what is being edited. A flow
+  // without positions (or with nodes on each other) is laid out first, so no node opens hidden.
   useEffect(() => {
-    if (flow.data && useEditor.getState().flowId !== flowId) {
-      useEditor.getState().load(flowId, flow.data.version.definition);
-      setLoadedVersion(flow.data.version.version);
-    }
-  }, [flow.data, flowId]);
+    if (!flow.data || !catalogue.data || useEditor.getState().flowId === flowId) return;
+    const { definition, version } = flow.data.version;
+    const entries = new Map(catalogue.data.map((e) => [e.type, e]));
+    let stale = false;
+    void arrangeOnOpen(definition, entries)
+      .catch((err: Error) => {
+        useEditor.getState().notify("error", `Auto-layout failed: ${err.message}`);
+        return definition;
+      })
+      .then((arranged) => {
+        if (stale || useEditor.getState().flowId === flowId) return;
+        useEditor.getState().load(flowId, arranged);
+        setLoadedVersion(version);
+      });
+    return () => {
+      stale = true;
+    };
+  }, [flow.data, catalogue.data, flowId]);
   useEffect(() => {
     // Read-only probe for end-to-end tests and debugging: the definition exactly as Save would send it.
     const w = window as unknown as { __switchyardEditor?: unknown };

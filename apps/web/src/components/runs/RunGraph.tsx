@@ -12,6 +12,8 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { memo, useMemo } from "react";
+import { OpeningViewport } from "../graph/OpeningViewport";
+import { RUN_NODE_SIZE, useRunGraphLayout } from "./run-graph-layout";
 import { statusBorder, statusTone } from "./status";
 import type { NodeTrace } from "./trace-model";
 
@@ -83,17 +85,19 @@ export function RunGraph({
   selectedNodeId: string | null;
   onSelectNode: (nodeId: string) => void;
 }) {
+  const layout = useRunGraphLayout(definition);
+  const laidOut = layout.state === "ready" ? layout.positions : null;
   const nodes: RunRfNode[] = useMemo(
     () =>
       (definition.nodes ?? []).map((n) => ({
         id: n.id,
         type: "run",
-        position: n.position ?? { x: 0, y: 0 },
+        position: laidOut?.get(n.id) ?? n.position ?? { x: 0, y: 0 },
         data: { name: n.name || n.id, type: n.type, trace: traceOf(n.id), selected: n.id === selectedNodeId },
         draggable: false,
         connectable: false,
       })),
-    [definition, traceOf, selectedNodeId],
+    [definition, traceOf, selectedNodeId, laidOut],
   );
   const edges: Edge[] = useMemo(
     () =>
@@ -120,20 +124,30 @@ export function RunGraph({
       className="h-[380px] rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
       data-testid="run-graph"
     >
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        onNodeClick={(_, n) => onSelectNode(n.id)}
-        fitView
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background gap={20} />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+      {layout.state === "pending" ? (
+        <p className="p-4 text-sm text-slate-500">Laying out the graph…</p>
+      ) : (
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          onNodeClick={(_, n) => onSelectNode(n.id)}
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} />
+          <OpeningViewport fallback={RUN_NODE_SIZE} />
+        </ReactFlow>
+      )}
+      {layout.state === "failed" ? (
+        <p role="alert" className="px-3 pb-2 text-xs text-red-700 dark:text-red-300">
+          Auto-layout failed ({layout.message}); nodes are shown where the flow stores them.
+        </p>
+      ) : null}
     </div>
   );
 }
