@@ -1,4 +1,5 @@
 /** What one agent turn records (spec/AGENTS.md §6). Plain data, safe to serialise. */
+import type { AgentTier } from "../definitions/schema";
 import type { ChatMessage, TokenUsage, ToolCall } from "../llm/provider";
 import type { ToolPolicyAction } from "../policy/permission";
 import type { ToolPolicySnapshot } from "../policy/session";
@@ -40,6 +41,7 @@ export interface AgentTurnTrace {
   parentTurnId?: string;
   depth: number;
   agentId: string;
+  agentTier: AgentTier;
   versionHash: string;
   mode: "llm" | "retrieval_only";
   provider: string | null;

@@ -138,6 +138,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
     ...(req.parentTurnId ? { parentTurnId: req.parentTurnId } : {}),
     depth: req.depth,
     agentId: def.id,
+    agentTier: def.agentTier,
     versionHash: def.versionHash,
     mode: retrievalOnly ? "retrieval_only" : "llm",
     provider: env.provider?.name ?? null,

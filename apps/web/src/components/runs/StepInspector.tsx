@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { ErrorBox } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
+import { AgentTrace } from "./agent-trace/AgentTrace";
 import { JsonViewer } from "./JsonViewer";
 import { StatusBadge } from "./status";
 import { formatMs } from "./trace-model";
@@ -63,9 +64,7 @@ function Extras({ extras }: { extras: StepExtras }) {
           ))}
         </div>
       ) : null}
-      {extras.agentTurns?.map((turn, i) => (
-        <JsonViewer key={i} testId="agent-turn-trace" label={`Agent turn ${i + 1}`} value={turn} />
-      ))}
+      {extras.agentTurns?.length ? <AgentTrace turns={extras.agentTurns} /> : null}
     </>
   );
 }
