@@ -29,6 +29,8 @@ export type JsonSchema = {
   maxLength?: number;
   pattern?: string;
   contentMediaType?: string;
+  /** A value chosen from what the host has loaded (set with `.meta({ "x-picker": … })`): `agent` = agent definitions. */
+  "x-picker"?: "agent";
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -31,7 +31,12 @@ export const agentNode = defineNode({
   runMode: "perItem",
   config: z
     .object({
-      agent_ref: z.string().min(1).max(100).describe("Agent definition to use"),
+      agent_ref: z
+        .string()
+        .min(1)
+        .max(100)
+        .describe("Agent definition to use (one of the agents loaded from agents/)")
+        .meta({ title: "Agent", "x-picker": "agent" }),
       prompt: z
         .string()
         .min(1)

@@ -6,6 +6,7 @@ import { type ChangeEvent, type FormEvent, useRef, useState } from "react";
 import { buttonClass, EmptyState, ErrorBox, PageHeader, secondaryButtonClass } from "@/components/page";
 import { newFlowDefinition } from "@/lib/new-flow";
 import { useTRPC } from "@/trpc/client";
+import { TemplatePicker } from "@/components/flows/TemplatePicker";
 import { FlowHealth } from "./flow-health";
 
 /** What "Export JSON" writes and "Import JSON" reads: the flow file format plus its name. */
@@ -32,6 +33,7 @@ export default function FlowsPage() {
   const [name, setName] = useState("");
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const flows = useQuery(trpc.flow.list.queryOptions({ search: search || undefined }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.flow.list.queryKey() });
@@ -116,6 +118,14 @@ export default function FlowsPage() {
             <button type="button" className={secondaryButtonClass} onClick={() => fileInput.current?.click()}>
               Import JSON
             </button>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              aria-expanded={templatesOpen}
+              onClick={() => setTemplatesOpen((o) => !o)}
+            >
+              Start from a template
+            </button>
             <form onSubmit={onCreate} className="flex gap-2">
               <input
                 aria-label="New flow name"
@@ -132,6 +142,7 @@ export default function FlowsPage() {
         }
       />
       <div className="space-y-4 px-8 py-6">
+        {templatesOpen ? <TemplatePicker onClose={() => setTemplatesOpen(false)} /> : null}
         {create.error ? <ErrorBox message={create.error.message} /> : null}
         {importError ? <ErrorBox message={importError} /> : null}
         {rename.error ? <ErrorBox message={rename.error.message} /> : null}
@@ -148,7 +159,7 @@ export default function FlowsPage() {
           <EmptyState title={search ? "No flow matches your search" : "No flows yet"}>
             {search
               ? "Try another name."
-              : "Name your first flow above and press Create flow, or import a flow file."}
+              : "Name your first flow above and press Create flow, import a flow file, or start from a template."}
           </EmptyState>
         ) : null}
         {flows.data && flows.data.length > 0 ? (

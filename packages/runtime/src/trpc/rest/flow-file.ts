@@ -2,7 +2,13 @@
  * The flow file: a flow definition plus the name and description it is imported under. Shared by the
  * REST API (bodies, /schema/flow.json) and the CLI (`flow validate`, `flow import`, `flow export`).
  */
-import { edgeId, FlowDefinition, type NodeRegistry, type ValidateOptions, validateFlow } from "@switchyard/engine";
+import {
+  edgeId,
+  FlowDefinition,
+  type NodeRegistry,
+  type ValidateOptions,
+  validateFlow,
+} from "@switchyard/engine";
 import { z } from "zod";
 import type { Problem as ApiProblem } from "../../errors/codes";
 
@@ -70,7 +76,11 @@ export type CheckedFlow =
   | { ok: false; problems: ApiProblem[] };
 
 /** Schema first (every issue), then the engine's checks (every problem): the whole list in one go. */
-export function checkFlowFile(value: unknown, registry: NodeRegistry, checks: ValidateOptions = {}): CheckedFlow {
+export function checkFlowFile(
+  value: unknown,
+  registry: NodeRegistry,
+  checks: ValidateOptions = {},
+): CheckedFlow {
   const parsed = flowFile.safeParse(value);
   if (!parsed.success) {
     return {

@@ -25,6 +25,7 @@ describe("agent router", () => {
     expect(agents.find((a) => a.id === "flow_memory_agent")).toEqual({
       id: "flow_memory_agent",
       displayName: "Flow Memory Agent",
+      whenToUse: expect.stringMatching(/^Read-only retrieval of what the user's memory knows/),
       tier: "worker",
       sandboxMode: "read_only",
       modelHint: "burst",

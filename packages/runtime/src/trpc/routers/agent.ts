@@ -10,6 +10,7 @@ function summary(def: AgentDefinition) {
   return {
     id: def.id,
     displayName: def.displayName,
+    whenToUse: def.whenToUse,
     tier: def.agentTier,
     sandboxMode: def.sandboxMode,
     modelHint: def.model.hint ?? null,
@@ -47,7 +48,6 @@ export const agentRouter = router({
     const { ceilings } = effectiveCeilings(await ctx.host.settings.get("policy.channelCeilings"));
     return {
       ...summary(def),
-      whenToUse: def.whenToUse,
       delegateName: def.delegateName,
       omit: { ...def.omit },
       prompt: def.prompt,

@@ -7,6 +7,7 @@ import { catalogueRouter } from "./catalogue";
 import { credentialRouter } from "./credential";
 import { flowRouter } from "./flow";
 import { flowApiRouter } from "./flow-api";
+import { templateRouter } from "./template";
 import { memoryRouter } from "./memory";
 import { memoryApiRouter } from "./memory-api";
 import { runRouter } from "./run";
@@ -27,6 +28,7 @@ export const appRouter = router({
   run: runRouter,
   system: systemRouter,
   agent: agentRouter,
+  template: templateRouter,
   credential: credentialRouter,
   settings: settingsRouter,
   /** The REST API (`/api/v1`, each procedure with its `openapi` meta); same middlewares as the UI's. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useState } from "react";
+import { AgentRefPicker } from "./AgentRefPicker";
 import { ArrayField, ObjectField, RecordField, UnionField } from "./CompositeFields";
 import { ExpressionInput } from "./ExpressionInput";
 import { domId, type FieldProps, useForm } from "./form-context";
@@ -22,7 +23,9 @@ export function SchemaField(props: FieldProps) {
   const asExpression = isExpression(value) && kind !== "string" && kind !== "code";
 
   let control: ReactNode;
-  if (asExpression) {
+  if (schema["x-picker"] === "agent" && !isExpression(value)) {
+    control = <AgentRefPicker id={id} value={value} onChange={onChange} invalid={invalid} />;
+  } else if (asExpression) {
     control = (
       <ExpressionInput
         id={id}
