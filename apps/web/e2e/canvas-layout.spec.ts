@@ -70,7 +70,7 @@ async function expectNoOverlap(nodes: Locator, label: (i: number) => Promise<str
 }
 
 /** The title's computed font size times the viewport's zoom: what a person actually reads. */
-async function titlePx(page: Page, pane: Locator, title: Locator) {
+async function titlePx(pane: Locator, title: Locator) {
   const zoom = await pane
     .locator(".react-flow__viewport")
     .evaluate((el) => new DOMMatrixReadOnly(getComputedStyle(el).transform).a);
@@ -104,7 +104,7 @@ test("a six-node branching flow created through the REST API without positions o
   const pane = page.locator(".react-flow").first();
   const start = page.locator(".react-flow__node[data-id='start']");
   await expect(start).toBeInViewport();
-  const editorTitle = await titlePx(page, pane, start.getByTestId("node-name"));
+  const editorTitle = await titlePx(pane, start.getByTestId("node-name"));
   expect(editorTitle.px, `title at zoom ${editorTitle.zoom}`).toBeGreaterThanOrEqual(MIN_TITLE_PX);
   // The trigger is left of the If, whose true branch sits above its false one.
   const box = async (id: string) => (await page.locator(`.react-flow__node[data-id='${id}']`).boundingBox())!;
@@ -137,7 +137,7 @@ test("a six-node branching flow created through the REST API without positions o
   await expect(graph.locator("[data-node-id='notify']")).toHaveAttribute("data-status", "succeeded");
   await expectNoOverlap(runNodes, (i) => runNodes.nth(i).getAttribute("data-node-id").then(String));
   await expect(graph.locator("[data-node-id='start']")).toBeInViewport();
-  const runTitle = await titlePx(page, graph, graph.locator("[data-node-id='start'] span").first());
+  const runTitle = await titlePx(graph, graph.locator("[data-node-id='start'] span").first());
   expect(runTitle.px, `title at zoom ${runTitle.zoom}`).toBeGreaterThanOrEqual(MIN_TITLE_PX);
   await testInfo.attach("run-graph", {
     body: await page.screenshot({ fullPage: true }),
