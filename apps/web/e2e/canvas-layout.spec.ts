@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 import { useSession } from "./support/auth";
 import { trpc } from "./support/server";
 import { sharedServer } from "./support/shared-server";
@@ -98,19 +98,56 @@ test("a six-node branching flow created through the REST API without positions o
   await useSession(page, shared.server.url);
   await page.goto(`${shared.server.url}/flows/${flowId}`);
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
+  // At a readable zoom the canvas (between palette and config panel) shows the start of the flow;
+  // the person pans for the rest. Nodes React Flow has not rendered are checked from their positions.
   const editorNodes = page.locator(".react-flow__node[data-id]");
-  await expect(editorNodes).toHaveCount(6);
-  await expectNoOverlap(editorNodes, (i) => editorNodes.nth(i).getAttribute("data-id").then(String));
   const pane = page.locator(".react-flow").first();
   const start = page.locator(".react-flow__node[data-id='start']");
   await expect(start).toBeInViewport();
+  await expectNoOverlap(editorNodes, (i) => editorNodes.nth(i).getAttribute("data-id").then(String));
   const editorTitle = await titlePx(pane, start.getByTestId("node-name"));
   expect(editorTitle.px, `title at zoom ${editorTitle.zoom}`).toBeGreaterThanOrEqual(MIN_TITLE_PX);
-  // The trigger is left of the If, whose true branch sits above its false one.
   const box = async (id: string) => (await page.locator(`.react-flow__node[data-id='${id}']`).boundingBox())!;
   expect((await box("start")).x).toBeLessThan((await box("check")).x);
-  expect((await box("big")).y).toBeLessThan((await box("small")).y);
+  const opened = await page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __switchyardEditor: {
+            definition(): { nodes: { id: string; position: { x: number; y: number } }[] };
+          };
+        }
+      ).__switchyardEditor.definition().nodes,
+  );
+  // The largest node drawn, in flow units, stands in for every node's size.
+  const drawn = await editorNodes.evaluateAll((els) =>
+    els.map((el) => ({ w: (el as HTMLElement).offsetWidth, h: (el as HTMLElement).offsetHeight })),
+  );
+  const size = { width: Math.max(...drawn.map((d) => d.w)), height: Math.max(...drawn.map((d) => d.h)) };
+  for (let i = 0; i < opened.length; i++)
+    for (let j = i + 1; j < opened.length; j++) {
+      const [a, b] = [opened[i]!, opened[j]!];
+      expect(
+        intersects({ ...a.position, ...size }, { ...b.position, ...size }),
+        `${a.id} overlaps ${b.id}`,
+      ).toBe(false);
+    }
+  const at = new Map(opened.map((n) => [n.id, n.position]));
+  expect(at.get("big")!.y).toBeLessThan(at.get("small")!.y);
+  expect(at.get("notify")!.x).toBeGreaterThan(at.get("big")!.x);
   await testInfo.attach("editor", { body: await page.screenshot(), contentType: "image/png" });
+
+  // Panning left brings the end of the flow into view, still readable and apart.
+  const paneBox = (await pane.boundingBox())!;
+  await page.mouse.move(paneBox.x + paneBox.width - 20, paneBox.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(paneBox.x + 20, paneBox.y + 100, { steps: 10 });
+  await page.mouse.up();
+  const notify = page.locator(".react-flow__node[data-id='notify']");
+  await expect(notify).toBeInViewport();
+  await expect(page.locator(".react-flow__node[data-id='archive']")).toBeInViewport();
+  await expectNoOverlap(editorNodes, (i) => editorNodes.nth(i).getAttribute("data-id").then(String));
+  expect((await titlePx(pane, notify.getByTestId("node-name"))).px).toBeGreaterThanOrEqual(MIN_TITLE_PX);
 
   // Opening laid the copy out; nothing was written until the person saves.
   const stored = await trpc<{ version: { version: number; definition: { nodes: { position: unknown }[] } } }>(
