@@ -131,10 +131,14 @@ test("an agent step's trace shows which calls policy refused and why, what the a
   await expect(call("memory_recall").getByTestId("tool-decision")).toHaveText("allowed");
   await expect(call("memory_recall").getByTestId("tool-result")).toContainText("returned:");
   await expect(call("memory_recall")).toContainText('args: {"query":"Dana Reyes"}');
-  for (const refused of ["http_get", "delete_everything"]) {
+  for (const [refused, decision, why] of [
+    ["http_get", "hidden", "Why: not in the agent's visible tool list"],
+    ["delete_everything", "not a tool of this agent", "Why: not a tool of this agent (fail closed)"],
+  ] as const) {
+    await expect(call(refused).getByTestId("tool-refusal-reason")).toHaveText(why);
     await expect(call(refused)).toHaveAttribute("data-outcome", "refused");
     await expect(call(refused)).toContainText("refused");
-    await expect(call(refused).getByTestId("tool-decision")).toHaveText("not a tool of this agent");
+    await expect(call(refused).getByTestId("tool-decision")).toHaveText(decision);
     await expect(call(refused).getByTestId("tool-refusal")).toContainText(`\`${refused}\``);
     await expect(call(refused).getByTestId("tool-result")).toHaveCount(0);
   }

@@ -95,6 +95,7 @@ function overCap(call: ToolCall, iteration: number, cap: number): DispatchResult
       decision: "deny",
       outcome: "refused",
       refusal,
+      reason: `over the limit of ${cap} tool calls per response`,
       latencyMs: 0,
     },
   };

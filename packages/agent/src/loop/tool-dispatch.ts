@@ -54,6 +54,7 @@ export async function dispatchToolCall(
         decision: known ? decision.action : "unknown",
         outcome: "refused",
         refusal,
+        reason: known ? decision.reason : "not a tool of this agent (fail closed)",
         latencyMs: elapsed(),
       },
     };

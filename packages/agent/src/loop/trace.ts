@@ -30,6 +30,8 @@ export interface ToolCallTrace {
   outcome: "executed" | "refused" | "invalid_args" | "error";
   result?: string;
   refusal?: string;
+  /** Why a refused call was refused: the policy's reason (e.g. "requires write, channel ceiling is read_only"). */
+  reason?: string;
   error?: string;
   latencyMs: number;
   /** Set on delegate calls: the child turn's id. */

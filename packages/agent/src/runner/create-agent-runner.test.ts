@@ -106,7 +106,11 @@ describe("flow_memory_agent through the runner and the scripted LLM server", () 
     const h = harness({ definitions: defs, server });
     await h.runner.run(request({ agentRef: "mailer", channel: "email" }));
     expect(h.writes.send_email.calls).toHaveLength(0);
-    expect(h.traces[0]!.toolCalls[0]).toMatchObject({ decision: "deny", outcome: "refused" });
+    expect(h.traces[0]!.toolCalls[0]).toMatchObject({
+      decision: "deny",
+      outcome: "refused",
+      reason: "requires write, channel ceiling is read_only",
+    });
     expect(h.traces[0]!.policy.denied).toEqual(["send_email"]);
     expect(
       server.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name),

@@ -23,7 +23,6 @@ export function LlmCallRow({ call }: { call: LlmCallTrace }) {
       }`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <span aria-hidden="true">💬</span>
         <span className="font-semibold">Model call {call.iteration}</span>
         <span className="font-mono text-slate-600 dark:text-slate-400">{call.model}</span>
         {call.usage ? (

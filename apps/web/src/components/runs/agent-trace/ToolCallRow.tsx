@@ -20,7 +20,7 @@ export function ToolCallRow({ call, childAgent }: { call: ToolCallTrace; childAg
       className={`rounded-md border px-2 py-1.5 text-xs ${outcomeTone[call.outcome] ?? ""}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <span aria-hidden="true">{refused ? "⛔" : "🔧"}</span>
+        <span className="text-[10px] uppercase tracking-wide text-slate-500">tool</span>
         <span className="font-mono font-semibold">{call.name}</span>
         <span
           data-testid="tool-decision"
@@ -44,9 +44,14 @@ export function ToolCallRow({ call, childAgent }: { call: ToolCallTrace; childAg
       >
         args: {argsPreview(call.args)}
       </div>
+      {call.reason ? (
+        <div data-testid="tool-refusal-reason" className="mt-1 font-medium text-red-800 dark:text-red-200">
+          Why: {call.reason}
+        </div>
+      ) : null}
       {call.refusal ? (
         <div data-testid="tool-refusal" className="mt-1 text-red-800 dark:text-red-200">
-          {call.refusal}
+          Told the model: {call.refusal}
         </div>
       ) : null}
       {call.error ? (
