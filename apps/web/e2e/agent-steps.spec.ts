@@ -190,7 +190,7 @@ test("the agent node picks from the loaded agents, flags an unknown one at save 
     "Context Scout (context_scout)",
     "Drafter (drafter)",
     "Flow Memory Agent (flow_memory_agent)",
-    "Orchestrator (orchestrator)",
+    "Master Agent (orchestrator)",
     "Researcher (researcher)",
   ]);
   await picker.selectOption({ label: "Classifier (classifier)" });
