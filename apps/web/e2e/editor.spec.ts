@@ -397,6 +397,9 @@ test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into ano
     settings,
   });
   await openEditor(page, source.id);
+  // The flow opens at a readable zoom from its trigger; "f" fits it whole, so all three nodes are in reach.
+  await page.keyboard.press("f");
+  await viewportSettled(page);
   await node(page, "request").click();
   await node(page, "b").click({ modifiers: ["Control"] });
   await node(page, "c").click({ modifiers: ["Control"] });
@@ -635,6 +638,9 @@ test("runs the flow from the editor and shows each node's status", async ({ page
   };
   const { id } = await createFlow("Run me", flow);
   await openEditor(page, id);
+  // Opened at a readable zoom from the trigger, the last node is off the canvas; "f" fits the flow.
+  await page.keyboard.press("f");
+  await viewportSettled(page);
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
   for (const nid of ["trigger", "b", "c"])
