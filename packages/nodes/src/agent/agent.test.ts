@@ -107,7 +107,7 @@ describe("agent", () => {
       maxIterations: 8,
     }));
     const out = await run({ on_limit: "return_partial" }, agents);
-    expect(out.items).toEqual([{ json: { text: "partial", agent_ref: "triage", stop: "limit_stop" } }]);
+    expect(out).toEqual({ items: [{ json: { text: "partial", agent_ref: "triage", stop: "limit_stop" } }] });
   });
 
   it("refuses an on_limit value it does not know", async () => {
