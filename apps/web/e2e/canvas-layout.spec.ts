@@ -97,7 +97,8 @@ test("a six-node branching flow created through the REST API without positions o
 
   await useSession(page, shared.server.url);
   await page.goto(`${shared.server.url}/flows/${flowId}`);
-  await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
+  // Opening lays the flow out first, and elk is fetched on demand: a loaded machine needs a while.
+  await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true", { timeout: 30_000 });
   // At a readable zoom the canvas (between palette and config panel) shows the start of the flow;
   // the person pans for the rest. Nodes React Flow has not rendered are checked from their positions.
   const editorNodes = page.locator(".react-flow__node[data-id]");
@@ -170,7 +171,7 @@ test("a six-node branching flow created through the REST API without positions o
   await page.goto(`${shared.server.url}/runs/${run.id}`);
   const graph = page.getByTestId("run-graph");
   const runNodes = graph.getByTestId("run-node");
-  await expect(runNodes).toHaveCount(6);
+  await expect(runNodes).toHaveCount(6, { timeout: 30_000 });
   await expect(graph.locator("[data-node-id='notify']")).toHaveAttribute("data-status", "succeeded");
   await expectNoOverlap(runNodes, (i) => runNodes.nth(i).getAttribute("data-node-id").then(String));
   await expect(graph.locator("[data-node-id='start']")).toBeInViewport();
