@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
 import type { Logger } from "./logger";
 import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
+import { createErrorFlows } from "./runs/error-flows";
 import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
 import { createInlineRuns } from "./runs/inline-runs";
@@ -174,6 +175,23 @@ export async function createServices(o: {
     log,
   });
   events.on("run.finished", (f) => triggers.runFinished(f.flowId));
+  const errorFlows = createErrorFlows({
+    sql: db.sql,
+    flows: o.flows,
+    cache,
+    async startRun(req) {
+      const { id } = await queue.enqueue(req);
+      worker.kick();
+      return id;
+    },
+    secrets: vault.reader,
+    http,
+    baseUrl: config.baseUrl,
+    log,
+  });
+  events.on("run.finished", (f) => {
+    errorFlows.runFinished(f).catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
+  });
 
   const inline = createInlineRuns({
     cache,
@@ -213,6 +231,7 @@ export async function createServices(o: {
     hooks,
     worker,
     triggers,
+    errorFlows,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
