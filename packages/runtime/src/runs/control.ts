@@ -5,6 +5,7 @@ import { HostError } from "../errors/codes";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
 import { webhookCredentialProblem } from "../triggers/webhook/credentials";
+import { errorSettingsProblems } from "./error-settings";
 
 export class RunControlError extends HostError {
   override name = "RunControlError";
@@ -26,12 +27,20 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
     if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem.message}`);
   };
   return {
-    /** Save-time checks that need the vault (validateFlow cannot): a webhook credential of the wrong type. */
-    async credentialProblems(definition: unknown): Promise<Problem[]> {
+    /**
+     * Save-time checks that need the vault or other flows (validateFlow cannot): a webhook credential of
+     * the wrong type; an error flow or failure e-mail credential that cannot work.
+     */
+    async credentialProblems(definition: unknown, flowId?: string): Promise<Problem[]> {
+      const settings = await errorSettingsProblems(definition, flowId, {
+        flows: o.flows,
+        cache: s.cache,
+        credentialType: async (id) => (await s.vault.list()).find((c) => c.id === id)?.type,
+      });
       const nodes = (definition as { nodes?: unknown } | null)?.nodes;
-      if (!Array.isArray(nodes)) return [];
+      if (!Array.isArray(nodes)) return settings;
       const problem = await webhookCredentialProblem(nodes as FlowNode[], s.vault.reader);
-      return problem ? [problem] : [];
+      return problem ? [problem, ...settings] : settings;
     },
 
     /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */

@@ -117,7 +117,7 @@ describe("failure e-mail", () => {
     port = (smtp.server.address() as { port: number }).port;
   });
   afterEach(async () => {
-    await new Promise((r) => smtp.close(r));
+    await new Promise<void>((r) => smtp.close(() => r()));
   });
 
   it("mails the chosen addresses through the SMTP credential with the error and the run's link", async () => {

@@ -1,4 +1,5 @@
 import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
+import { errorTrigger } from "@switchyard/nodes";
 import { z } from "zod";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -13,15 +14,16 @@ async function problemsOf(
   ctx: {
     host: {
       services: { registry: NodeRegistry };
-      control: { credentialProblems(d: unknown): Promise<Problem[]> };
+      control: { credentialProblems(d: unknown, flowId?: string): Promise<Problem[]> };
     };
   },
   definition: unknown,
+  flowId?: string,
 ) {
   // Plus what needs the vault: a webhook credential whose type does not fit the auth mode (#18).
   return [
     ...validateFlow(definition, ctx.host.services.registry),
-    ...(await ctx.host.control.credentialProblems(definition)),
+    ...(await ctx.host.control.credentialProblems(definition, flowId)),
   ];
 }
 
@@ -67,7 +69,7 @@ export const flowRouter = router({
     await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
     // An active flow serves the new version from the next event on — no restart, no stale trigger.
     await ctx.host.control.afterSave(input.id);
-    return { ...saved, problems: await problemsOf(ctx, input.definition) };
+    return { ...saved, problems: await problemsOf(ctx, input.definition, input.id) };
   }),
 
   rename: editorProcedure
@@ -86,7 +88,7 @@ export const flowRouter = router({
       if (input.active) {
         const version = await ctx.host.flows.getVersion(input.id);
         if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
-        const problems = await problemsOf(ctx, version.definition);
+        const problems = await problemsOf(ctx, version.definition, input.id);
         if (problems.length) {
           const list = problems.map((p) => `- ${p.message}`).join("\n");
           throw new TRPCError({
@@ -115,6 +117,17 @@ export const flowRouter = router({
         version: input.version,
       }),
     ),
+
+  /** Flows a failure can start (their current version has an Error trigger): the settings' picker. */
+  errorFlowChoices: viewerProcedure.query(async ({ ctx }) => {
+    const flows = await ctx.host.flows.list();
+    const choices: { id: string; name: string }[] = [];
+    for (const f of flows) {
+      const compiled = await ctx.host.services.cache.get(f.id, f.currentVersion).catch(() => undefined);
+      if (compiled?.flow.nodes.some((n) => n.type === errorTrigger.type)) choices.push({ id: f.id, name: f.name });
+    }
+    return choices;
+  }),
 
   /** Waits (up to 2 min) for one request on /hooks-test/<path> and returns its payload, or null. */
   listenTest: editorProcedure
