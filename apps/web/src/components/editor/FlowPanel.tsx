@@ -2,6 +2,7 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { copySelection, duplicateSelection } from "./actions";
+import { FailureSettings } from "./FailureSettings";
 import { breakCoalescing, useEditor } from "./store";
 import type { FlowSettings } from "@switchyard/contracts";
 
@@ -100,6 +101,8 @@ export function FlowPanel() {
           </label>
         </div>
       </section>
+
+      <FailureSettings settings={settings} set={set} />
 
       <section className="space-y-1.5 border-t border-slate-200 pt-4 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
         <h3 className="font-semibold uppercase tracking-wide">How to build</h3>
