@@ -14,6 +14,7 @@ import { createInlineRuns } from "./runs/inline-runs";
 import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
+import { createStepRuns } from "./runs/step-runs";
 import { createStepExtras } from "./runs/step-extras";
 import { createSubflowCaller } from "./runs/subflows";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
@@ -132,7 +133,9 @@ export async function createServices(o: {
     if (row) runFinished({ runId, status: "cancelled", ...row });
   };
 
+  const stepRuns = createStepRuns({ sql: db.sql, registry });
   const execute = createRunExecutor({
+    stepRuns,
     flows: cache,
     registry,
     stepStore,
@@ -232,6 +235,7 @@ export async function createServices(o: {
     worker,
     triggers,
     errorFlows,
+    stepRuns,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */

@@ -1,4 +1,4 @@
-import type { FlowRepo } from "@switchyard/db";
+import type { FlowRepo, RunRepo } from "@switchyard/db";
 import type { FlowNode, Problem, RunChannel } from "@switchyard/engine";
 import { webhookTrigger } from "@switchyard/nodes";
 import { HostError } from "../errors/codes";
@@ -18,7 +18,7 @@ export class RunControlError extends HostError {
 }
 
 /** The verbs people use on flows and runs, shared by tRPC, the REST API and the CLI. */
-export function createRunControl(o: { flows: FlowRepo; services: Services }) {
+export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: Services }) {
   const s = o.services;
   /** A webhook whose credential cannot authenticate anyone (wrong type, empty secret) is never bound. */
   const assertWebhookCredential = async (flowId: string, version: number, refusal: string) => {
@@ -63,6 +63,66 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       });
       s.worker.kick();
       return { runId: id, flowVersion: version };
+    },
+
+    /**
+     * Runs part of the flow's current version from the editor (channel manual): only `nodeId`, its input
+     * from pinned data or the latest run that has it (`node`), or `nodeId` and what it depends on (`until`).
+     */
+    async startStepRun(flowId: string, mode: "node" | "until", nodeId: string, payload: unknown = {}) {
+      const flow = await o.flows.get(flowId);
+      if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      const compiled = await s.cache.get(flowId, flow.currentVersion).catch((e: Error) => {
+        throw new RunControlError("bad_request", e.message);
+      });
+      if (!compiled.flow.nodes.some((n) => n.id === nodeId))
+        throw new RunControlError("bad_request", `node "${nodeId}" is not in the saved flow (save it first)`);
+      let source: string | undefined;
+      if (mode === "node") {
+        const input = s.stepRuns.inputRun(flowId, compiled, nodeId);
+        if (input.missing.length)
+          throw new RunControlError(
+            "bad_request",
+            `node "${nodeId}" has no input yet: no earlier run has an output of ${input.missing.map((m) => `"${m}"`).join(", ")}; pin data there or run up to "${nodeId}" first`,
+          );
+        source = input.runId;
+      }
+      const { id } = await s.queue.enqueue({
+        flowId,
+        flowVersion: flow.currentVersion,
+        channel: "manual",
+        payloadJson: JSON.stringify(payload ?? {}),
+        stepMode: mode,
+        stepNode: nodeId,
+        ...(source ? { rerunOf: source } : {}),
+      });
+      s.worker.kick();
+      return { runId: id, flowVersion: flow.currentVersion, inputFrom: source ?? null };
+    },
+
+    /**
+     * A failed run again from its failed step, as a new run linked to it: same version, payload and
+     * channel; the steps that succeeded are reused, not executed again.
+     */
+    async retryRun(runId: string) {
+      const run = await o.runs.trace(runId);
+      if (!run) throw new RunControlError("not_found", `run ${runId} not found`);
+      if ((run.status !== "failed" && run.status !== "timed_out") || !run.errorNodeId)
+        throw new RunControlError(
+          "bad_request",
+          `run ${runId} did not fail at a step (it is ${run.status}); re-run it instead`,
+        );
+      const { id } = await s.queue.enqueue({
+        flowId: run.flowId,
+        flowVersion: run.flowVersion,
+        channel: run.channel as RunChannel,
+        payloadJson: run.triggerPayload,
+        rerunOf: run.id,
+        stepMode: "retry",
+        stepNode: run.errorNodeId,
+      });
+      s.worker.kick();
+      return { runId: id, flowVersion: run.flowVersion, retryOf: run.id };
     },
 
     cancelRun(runId: string) {
