@@ -7,6 +7,7 @@ import { ObjectField } from "./form/CompositeFields";
 import { FlowPanel, SelectionPanel } from "./FlowPanel";
 import { NodeSettings } from "./NodeSettings";
 import { NodeRunData, PinnedData } from "./RunData";
+import { StepRunButtons } from "./StepRunButtons";
 import { categoryTone } from "./categories";
 import { NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
@@ -99,6 +100,8 @@ function NodeConfig({ node }: { node: FlowNode }) {
       ) : null}
 
       <TriggerInfo node={node} />
+
+      {entry && entry.kind !== "trigger" ? <StepRunButtons nodeId={node.id} /> : null}
 
       <PinnedData nodeId={node.id} />
       <NodeRunData nodeId={node.id} />

@@ -118,6 +118,22 @@ export const flowRouter = router({
       }),
     ),
 
+  /**
+   * Runs part of the latest saved version: `node` runs only that node on its pinned or last-run input,
+   * `until` runs it and what it depends on. Channel manual, like Run.
+   */
+  runStep: editorProcedure
+    .input(
+      flowId.extend({
+        nodeId: z.string().min(1).max(200),
+        mode: z.enum(["node", "until"]),
+        payload: z.unknown().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.host.control.startStepRun(input.id, input.mode, input.nodeId, input.payload ?? {}),
+    ),
+
   /** Flows a failure can start (their current version has an Error trigger): the settings' picker. */
   errorFlowChoices: viewerProcedure.query(async ({ ctx }) => {
     const flows = await ctx.host.flows.list();
