@@ -15,6 +15,8 @@ import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepRuns } from "./runs/step-runs";
+import { createExpressionPreview } from "./runs/expression-preview";
+import { createExpressionSamples } from "./runs/expression-sample";
 import { createStepExtras } from "./runs/step-extras";
 import { createSubflowCaller } from "./runs/subflows";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
@@ -236,6 +238,9 @@ export async function createServices(o: {
     triggers,
     errorFlows,
     stepRuns,
+    /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
+    expressionSample: createExpressionSamples({ sql: db.sql, registry }),
+    previewExpression: createExpressionPreview(),
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */

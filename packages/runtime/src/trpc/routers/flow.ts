@@ -1,5 +1,7 @@
-import { type NodeRegistry, type Problem, validateFlow } from "@switchyard/engine";
+import { type NodeRegistry, parseFlow, type Problem, validateFlow } from "@switchyard/engine";
 import { errorTrigger } from "@switchyard/nodes";
+import type { Host } from "../../host";
+import { pathsOf } from "../../runs/expression-sample";
 import { z } from "zod";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -25,6 +27,21 @@ async function problemsOf(
     ...validateFlow(definition, ctx.host.services.registry),
     ...(await ctx.host.control.credentialProblems(definition, flowId)),
   ];
+}
+
+/** Longest config value the preview evaluates (the same order as a config field of a saved flow). */
+const MAX_PREVIEW_SOURCE = 20_000;
+
+async function sampleFor(ctx: { host: Host }, id: string, nodeId: string) {
+  // Parsed, not validated: a draft saved with problems (the usual state while editing) still gets help.
+  const version = await ctx.host.flows.getVersion(id);
+  if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${id} not found` });
+  const parsed = parseFlow(version.definition);
+  if (!parsed.ok)
+    throw new TRPCError({ code: "BAD_REQUEST", message: `version ${version.version} is not a flow` });
+  if (!parsed.flow.nodes.some((n) => n.id === nodeId))
+    throw new TRPCError({ code: "BAD_REQUEST", message: `node "${nodeId}" is not in the saved flow (save it first)` });
+  return { sample: ctx.host.services.expressionSample(id, parsed.flow, nodeId) };
 }
 
 export const flowRouter = router({
@@ -133,6 +150,37 @@ export const flowRouter = router({
     .mutation(({ ctx, input }) =>
       ctx.host.control.startStepRun(input.id, input.mode, input.nodeId, input.payload ?? {}),
     ),
+
+  /**
+   * Expression help for one node of the latest saved version: where its sample data comes from and the
+   * field paths in it (the data itself stays on the server).
+   */
+  expressionHelp: viewerProcedure
+    .input(flowId.extend({ nodeId: z.string().min(1).max(200) }))
+    .query(async ({ ctx, input }) => {
+      const { sample } = await sampleFor(ctx, input.id, input.nodeId);
+      return { source: sample.source, paths: pathsOf(sample.scope) };
+    }),
+
+  /** Evaluates one config value over that sample with the engine, as a run would; errors are answers. */
+  previewExpression: viewerProcedure
+    .input(
+      flowId.extend({
+        nodeId: z.string().min(1).max(200),
+        /** The config field (dotted path) the value is in: errors name it as a run's would. */
+        field: z.string().min(1).max(200).optional(),
+        value: z.string().max(MAX_PREVIEW_SOURCE),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const { sample } = await sampleFor(ctx, input.id, input.nodeId);
+      const preview = await ctx.host.services.previewExpression(input.value, sample, {
+        flowId: input.id,
+        nodeId: input.nodeId,
+        field: input.field ?? "value",
+      });
+      return { source: sample.source, ...preview };
+    }),
 
   /** Flows a failure can start (their current version has an Error trigger): the settings' picker. */
   errorFlowChoices: viewerProcedure.query(async ({ ctx }) => {
