@@ -36,6 +36,7 @@ function NodeConfig({ node }: { node: FlowNode }) {
   const problems = useEditor((s) => s.problems);
   const nodeIds = useEditor((s) => s.doc.nodes).map((n) => n.id);
   const nodeIdsKey = nodeIds.join(",");
+  const flowId = useEditor((s) => s.flowId);
   const mine = useMemo(() => problems.filter((p) => p.nodeId === node.id), [problems, node.id]);
 
   const form: FormContextValue = useMemo(() => {
@@ -47,8 +48,9 @@ function NodeConfig({ node }: { node: FlowNode }) {
       nodeIds: nodeIdsKey.split(",").filter(Boolean),
       idPrefix: `cfg-${node.id}`,
       onFieldBlur: breakCoalescing,
+      ...(flowId ? { help: { flowId, nodeId: node.id } } : {}),
     };
-  }, [mine, nodeIdsKey, node.id]);
+  }, [mine, nodeIdsKey, node.id, flowId]);
 
   const shownOnFields = new Set(entry ? Object.keys(entry.configSchema.properties ?? {}) : []);
   const general = mine.filter(
