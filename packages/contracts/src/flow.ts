@@ -49,7 +49,12 @@ export type FlowEdge = z.infer<typeof FlowEdge>;
 export const FailureEmail = z.object({
   credentialId: z.string().min(1).max(200).describe("SMTP credential the alert is sent through"),
   to: z
-    .array(z.string().max(320).regex(/^[^@\s]+@[^@\s]+$/, "not an e-mail address"))
+    .array(
+      z
+        .string()
+        .max(320)
+        .regex(/^[^@\s]+@[^@\s]+$/, "not an e-mail address"),
+    )
     .min(1)
     .max(20)
     .describe("Addresses told about each failed run"),

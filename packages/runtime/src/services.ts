@@ -195,7 +195,9 @@ export async function createServices(o: {
     log,
   });
   events.on("run.finished", (f) => {
-    errorFlows.runFinished(f).catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
+    errorFlows
+      .runFinished(f)
+      .catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
   });
 
   const inline = createInlineRuns({

@@ -44,7 +44,10 @@ async function settle() {
       // A finished run's dispatch is asynchronous: give it a turn, then look once more.
       await new Promise((r) => setTimeout(r, 50));
       const again = await t.host.runs.list({});
-      if (again.runs.length === runs.length && again.runs.every((r) => !["queued", "running"].includes(r.status)))
+      if (
+        again.runs.length === runs.length &&
+        again.runs.every((r) => !["queued", "running"].includes(r.status))
+      )
         return;
     }
     await new Promise((r) => setTimeout(r, 25));
@@ -68,7 +71,12 @@ describe("error flows", () => {
     const item = JSON.parse(run.steps.find((s) => s.nodeId === "failure")!.output!).main[0].json;
     expect(item).toEqual({
       flow: { id, name: "Orders" },
-      run: { id: runId, status: "failed", channel: "manual", url: `https://flows.example.test/runs/${runId}` },
+      run: {
+        id: runId,
+        status: "failed",
+        channel: "manual",
+        url: `https://flows.example.test/runs/${runId}`,
+      },
       node: { id: "boom" },
       error: { code: "input_invalid", message: "order has no customer" },
     });

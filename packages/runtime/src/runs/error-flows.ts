@@ -79,7 +79,12 @@ export function createErrorFlows(d: {
       input: [{ json: {} }],
       ctx: {
         nodeId: "failure-email",
-        run: { id: payload.run.id, flowId: payload.flow.id, startedAt: new Date().toISOString(), channel: "error" },
+        run: {
+          id: payload.run.id,
+          flowId: payload.flow.id,
+          startedAt: new Date().toISOString(),
+          channel: "error",
+        },
         log: { info() {}, warn() {}, error() {} },
         signal: AbortSignal.timeout(60_000),
         now: () => new Date(),

@@ -19,7 +19,11 @@ export async function errorSettingsProblems(
   const { errorFlowId, failureEmail } = parsed.data;
   const problems: Problem[] = [];
   const problem = (field: string, message: string) =>
-    problems.push({ code: "config_invalid", field: `settings.${field}`, message: `settings.${field}: ${message}` });
+    problems.push({
+      code: "config_invalid",
+      field: `settings.${field}`,
+      message: `settings.${field}: ${message}`,
+    });
   if (errorFlowId !== undefined) {
     const target = errorFlowId === flowId ? undefined : await d.flows.get(errorFlowId);
     if (errorFlowId === flowId) problem("errorFlowId", "a flow cannot be its own error flow");
@@ -27,14 +31,21 @@ export async function errorSettingsProblems(
     else {
       const compiled = await d.cache.get(target.id, target.currentVersion).catch(() => undefined);
       if (!compiled?.flow.nodes.some((n) => n.type === errorTrigger.type))
-        problem("errorFlowId", `flow "${target.name}" has no Error trigger, so it cannot be started by a failure`);
+        problem(
+          "errorFlowId",
+          `flow "${target.name}" has no Error trigger, so it cannot be started by a failure`,
+        );
     }
   }
   if (failureEmail) {
     const type = await d.credentialType(failureEmail.credentialId);
-    if (type === undefined) problem("failureEmail.credentialId", `credential ${failureEmail.credentialId} does not exist`);
+    if (type === undefined)
+      problem("failureEmail.credentialId", `credential ${failureEmail.credentialId} does not exist`);
     else if (type !== "smtp")
-      problem("failureEmail.credentialId", `credential ${failureEmail.credentialId} is ${type}, not an SMTP server`);
+      problem(
+        "failureEmail.credentialId",
+        `credential ${failureEmail.credentialId} is ${type}, not an SMTP server`,
+      );
   }
   return problems;
 }

@@ -5,7 +5,9 @@ import type { ExpressionSample } from "./expression-sample";
 /** Characters of a previewed value sent to the browser; the rest is cut with a marker. */
 export const PREVIEW_MAX_CHARS = 2000;
 
-export type ExpressionPreview = { ok: true; value: string; truncated: boolean } | { ok: false; message: string };
+export type ExpressionPreview =
+  | { ok: true; value: string; truncated: boolean }
+  | { ok: false; message: string };
 
 /**
  * Evaluates one config value (`=expr` or a `{{ }}` template) the way a run does: the engine's resolver
@@ -21,14 +23,19 @@ export function createExpressionPreview() {
   ): Promise<ExpressionPreview> => {
     const scope = {
       ...sample.scope,
-      run: { id: "preview", flowId: at.flowId, startedAt: new Date().toISOString(), channel: "manual" as const },
+      run: {
+        id: "preview",
+        flowId: at.flowId,
+        startedAt: new Date().toISOString(),
+        channel: "manual" as const,
+      },
     };
     try {
       // Keyed by the field's path, so an error names the field exactly as a run's error would.
-      const out = (await resolveConfig({ [at.field]: value }, scope, { evaluator, nodeId: at.nodeId })) as Record<
-        string,
-        unknown
-      >;
+      const out = (await resolveConfig({ [at.field]: value }, scope, {
+        evaluator,
+        nodeId: at.nodeId,
+      })) as Record<string, unknown>;
       const result = out[at.field];
       const text = result === undefined ? "undefined" : (JSON.stringify(result, null, 2) ?? "undefined");
       const capped = capChars(text, PREVIEW_MAX_CHARS);

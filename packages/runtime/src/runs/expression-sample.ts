@@ -14,7 +14,11 @@ function exampleFrom(schema: z.ZodType): Record<string, unknown> | undefined {
 }
 
 /** Where the sample data of the expression help came from. */
-export type SampleSource = { kind: "pinned" } | { kind: "run"; runId: string } | { kind: "schema" } | { kind: "none" };
+export type SampleSource =
+  | { kind: "pinned" }
+  | { kind: "run"; runId: string }
+  | { kind: "schema" }
+  | { kind: "none" };
 
 /** What an expression in one node's config sees, taken from real data where there is some. */
 export interface ExpressionSample {
@@ -82,7 +86,8 @@ export function createExpressionSamples(d: { sql: Database.Database; registry: N
       }
     }
     const pinnedParents = parents.filter((p) => (pins[p]?.length ?? 0) > 0);
-    for (const [id, items] of Object.entries(pins)) scope.nodes[id] = { items: jsonOf(items), item: jsonOf(items)[0] };
+    for (const [id, items] of Object.entries(pins))
+      scope.nodes[id] = { items: jsonOf(items), item: jsonOf(items)[0] };
     if (triggerNode && pins[triggerNode.id]?.length) scope.trigger = jsonOf(pins[triggerNode.id])[0];
     if (parents.length > 0 && pinnedParents.length === parents.length) {
       setItems(parents.flatMap((p) => jsonOf(pins[p])));
@@ -117,7 +122,11 @@ export function pathsOf(scope: ExpressionSample["scope"]): string[] {
   const queue: [string, unknown, number][] = [
     ["item", scope.item, 0],
     ["trigger", scope.trigger, 0],
-    ...Object.entries(scope.nodes).map(([id, n]): [string, unknown, number] => [`nodes.${id}.item`, n.item, 0]),
+    ...Object.entries(scope.nodes).map(([id, n]): [string, unknown, number] => [
+      `nodes.${id}.item`,
+      n.item,
+      0,
+    ]),
   ];
   while (queue.length && out.length < MAX_PATHS) {
     const [path, value, depth] = queue.shift()!;

@@ -47,7 +47,9 @@ const chain = (pinData?: Record<string, unknown>) => ({
 });
 
 const executed = (run: Awaited<ReturnType<typeof waitForRun>>) =>
-  run.steps.filter((s) => s.reason !== "reused" && s.reason !== "pinned").map((s) => `${s.nodeId}:${s.status}`);
+  run.steps
+    .filter((s) => s.reason !== "reused" && s.reason !== "pinned")
+    .map((s) => `${s.nodeId}:${s.status}`);
 
 describe("retry from the failed step", () => {
   it("starts a new linked run on the same channel that reuses the steps before the failure without executing them", async () => {
@@ -64,7 +66,13 @@ describe("retry from the failed step", () => {
     failB = false;
     const retry = await t.host.control.retryRun(first.runId);
     const run = await waitForRun(t.host, retry.runId);
-    expect(run).toMatchObject({ status: "succeeded", channel: "api", rerunOf: first.runId, stepMode: "retry", stepNode: "b" });
+    expect(run).toMatchObject({
+      status: "succeeded",
+      channel: "api",
+      rerunOf: first.runId,
+      stepMode: "retry",
+      stepNode: "b",
+    });
     expect(run.triggerPayload).toBe(JSON.stringify({ order: 7 }));
     // a (and the trigger) came from the failed run; only b and c ran.
     expect(hits.get("/a")).toBe(1);

@@ -1,4 +1,8 @@
-import { reusedStepReason, type StepRunMode, StepRunMode as StepRunModeSchema } from "@switchyard/contracts/runs";
+import {
+  reusedStepReason,
+  type StepRunMode,
+  StepRunMode as StepRunModeSchema,
+} from "@switchyard/contracts/runs";
 import { newId } from "@switchyard/db";
 import { compileGraph, type NodeRegistry } from "@switchyard/engine";
 import type Database from "better-sqlite3";
@@ -26,7 +30,9 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
      WHERE s.runId = ? AND s.id = (SELECT MAX(t.id) FROM "Step" t WHERE t.runId = s.runId AND t.stepId = s.stepId)
      ORDER BY s.id`,
   );
-  const hasSteps = d.sql.prepare<[string], { one: number }>(`SELECT 1 AS one FROM "Step" WHERE runId = ? LIMIT 1`);
+  const hasSteps = d.sql.prepare<[string], { one: number }>(
+    `SELECT 1 AS one FROM "Step" WHERE runId = ? LIMIT 1`,
+  );
   const recentRuns = d.sql.prepare<[string], { id: string }>(
     `SELECT id FROM "Run" WHERE flowId = ? AND status IN ('succeeded', 'failed') ORDER BY id DESC LIMIT 20`,
   );
@@ -40,7 +46,8 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
   const reusable = (s: LatestStep) => s.status === "succeeded" && s.truncated === 0;
   const seed = d.sql.transaction((runId: string, from: string, nodes: ((id: string) => boolean) | null) => {
     for (const s of latest.all(from))
-      if (reusable(s) && (nodes === null || nodes(s.nodeId))) copy.run(newId(), runId, reusedStepReason, s.id);
+      if (reusable(s) && (nodes === null || nodes(s.nodeId)))
+        copy.run(newId(), runId, reusedStepReason, s.id);
   });
 
   return {
@@ -55,7 +62,12 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
       const needed = compiled.flow.nodes.map((n) => n.id).filter((n) => reuse.has(n));
       let missing = needed;
       for (const { id } of recentRuns.all(flowId)) {
-        const have = new Set(latest.all(id).filter(reusable).map((s) => s.nodeId));
+        const have = new Set(
+          latest
+            .all(id)
+            .filter(reusable)
+            .map((s) => s.nodeId),
+        );
         const lacking = needed.filter((n) => !have.has(n));
         if (lacking.length === 0) return { runId: id, missing: [] };
         if (lacking.length < missing.length) missing = lacking;

@@ -39,7 +39,10 @@ export function FailureSettings({
     set({ failureEmail: credentialId ? { credentialId, to } : undefined }, "failure-email");
 
   return (
-    <section aria-label="When a run fails" className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+    <section
+      aria-label="When a run fails"
+      className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+    >
       <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">When a run fails</h3>
       <label className={label}>
         Start error flow
@@ -68,7 +71,10 @@ export function FailureSettings({
       ) : null}
 
       {credentials.data && smtp.length === 0 ? (
-        <p role="note" className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-300">
+        <p
+          role="note"
+          className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800 dark:bg-amber-950 dark:text-amber-300"
+        >
           Failure e-mails need an SMTP credential, and none is configured.{" "}
           <Link href="/settings/credentials" className="underline">
             Add one in Settings → Credentials

@@ -45,7 +45,10 @@ export function FlowPanel() {
                   onClick={() => p.nodeId && focus(p.nodeId)}
                   className="w-full rounded-md bg-red-50 px-2.5 py-1.5 text-left text-xs text-red-700 enabled:hover:bg-red-100 dark:bg-red-950 dark:text-red-300"
                 >
-                  {p.message}
+                  {/* A flow-level problem has no node to focus: its field says where. */}
+                  {!p.nodeId && p.field && !p.message.startsWith(p.field)
+                    ? `${p.field}: ${p.message}`
+                    : p.message}
                 </button>
               </li>
             ))}

@@ -26,7 +26,9 @@ describe("a flow's failure settings", () => {
     const plain = await t.caller.flow.create({ name: "Plain", definition: manualFlow() });
     const { id } = await t.caller.flow.create({ name: "Orders", definition: manualFlow() });
     const problemsFor = async (errorFlowId: string) =>
-      (await t.caller.flow.save({ id, definition: manualFlow({ errorFlowId }) })).problems.map((p) => p.message);
+      (await t.caller.flow.save({ id, definition: manualFlow({ errorFlowId }) })).problems.map(
+        (p) => p.message,
+      );
     expect(await problemsFor(id)).toEqual(["settings.errorFlowId: a flow cannot be its own error flow"]);
     expect(await problemsFor("gone")).toEqual(["settings.errorFlowId: flow gone does not exist"]);
     expect(await problemsFor(plain.id)).toEqual([
@@ -48,7 +50,9 @@ describe("a flow's failure settings", () => {
           definition: manualFlow({ failureEmail: { credentialId, to: ["ops@example.test"] } }),
         })
       ).problems.map((p) => p.message);
-    expect(await problemsFor("nope")).toEqual(["settings.failureEmail.credentialId: credential nope does not exist"]);
+    expect(await problemsFor("nope")).toEqual([
+      "settings.failureEmail.credentialId: credential nope does not exist",
+    ]);
     expect(await problemsFor(secret.id)).toEqual([
       `settings.failureEmail.credentialId: credential ${secret.id} is webhookSecret, not an SMTP server`,
     ]);

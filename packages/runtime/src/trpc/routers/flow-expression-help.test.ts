@@ -83,7 +83,11 @@ describe("expression help", () => {
     });
     expect(broken).toMatchObject({ ok: false });
     expect(broken.ok ? "" : broken.message).toMatch(/^node "shape" field "fields.0.value" at position \d+/);
-    const huge = await t.caller.flow.previewExpression({ id, nodeId: "shape", value: '=$pad("", 100000000, "x")' });
+    const huge = await t.caller.flow.previewExpression({
+      id,
+      nodeId: "shape",
+      value: '=$pad("", 100000000, "x")',
+    });
     expect(huge).toMatchObject({ ok: false });
     await expect(t.caller.flow.previewExpression({ id, nodeId: "nope", value: "=1" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
@@ -93,7 +97,9 @@ describe("expression help", () => {
 
   it("refuses callers who are not signed in", async () => {
     const { id } = await t.caller.flow.create({ name: "Orders", definition: flow() });
-    await expect(t.anonymous.flow.previewExpression({ id, nodeId: "shape", value: "=1" })).rejects.toMatchObject({
+    await expect(
+      t.anonymous.flow.previewExpression({ id, nodeId: "shape", value: "=1" }),
+    ).rejects.toMatchObject({
       code: "UNAUTHORIZED",
     });
   });

@@ -40,7 +40,10 @@ async function sampleFor(ctx: { host: Host }, id: string, nodeId: string) {
   if (!parsed.ok)
     throw new TRPCError({ code: "BAD_REQUEST", message: `version ${version.version} is not a flow` });
   if (!parsed.flow.nodes.some((n) => n.id === nodeId))
-    throw new TRPCError({ code: "BAD_REQUEST", message: `node "${nodeId}" is not in the saved flow (save it first)` });
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `node "${nodeId}" is not in the saved flow (save it first)`,
+    });
   return { sample: ctx.host.services.expressionSample(id, parsed.flow, nodeId) };
 }
 
@@ -188,7 +191,8 @@ export const flowRouter = router({
     const choices: { id: string; name: string }[] = [];
     for (const f of flows) {
       const compiled = await ctx.host.services.cache.get(f.id, f.currentVersion).catch(() => undefined);
-      if (compiled?.flow.nodes.some((n) => n.type === errorTrigger.type)) choices.push({ id: f.id, name: f.name });
+      if (compiled?.flow.nodes.some((n) => n.type === errorTrigger.type))
+        choices.push({ id: f.id, name: f.name });
     }
     return choices;
   }),
