@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForRun } from "../../__tests__/test-host";
 import { testCaller } from "../__tests__/caller";
 
 let t: Awaited<ReturnType<typeof testCaller>>;
-beforeEach(async () => {
+// One host for the file (each test makes its own flows): starting one per test is most of the cost.
+beforeAll(async () => {
   t = await testCaller({ seed: false });
   await t.host.start();
-});
-afterEach(async () => {
+}, 30_000);
+afterAll(async () => {
   await t.cleanup();
 });
 
@@ -52,7 +53,7 @@ describe("expression help", () => {
     expect(
       await t.caller.flow.previewExpression({ id, nodeId: "last", value: "Hi {{ item.customer.name }}!" }),
     ).toMatchObject({ ok: true, value: '"Hi Ada!"' });
-  });
+  }, 20_000);
 
   it("uses a parent's pinned items before the last run", async () => {
     const { id } = await t.caller.flow.create({
