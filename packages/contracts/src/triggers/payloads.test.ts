@@ -74,6 +74,8 @@ describe("trigger payloads", () => {
     expect(errorPayload.parse(failure)).toEqual(failure);
     expect(errorPayload.parse({ ...failure, node: null }).node).toBeNull();
     expect(errorPayload.safeParse({ ...failure, extra: 1 }).success).toBe(false);
-    expect(errorPayload.safeParse({ ...failure, run: { ...failure.run, status: "succeeded" } }).success).toBe(false);
+    expect(errorPayload.safeParse({ ...failure, run: { ...failure.run, status: "succeeded" } }).success).toBe(
+      false,
+    );
   });
 });

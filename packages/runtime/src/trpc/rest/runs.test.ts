@@ -173,7 +173,9 @@ describe("running flows over /api/v1", () => {
     const run = await t.host.db.prisma.run.findUnique({ where: { id: retry.json.runId } });
     expect(run).toMatchObject({ rerunOf: failed.json.id, stepMode: "retry", stepNode: "check" });
 
-    const ok = await t.api("POST", `/flows/${triage}/runs`, { body: { payload: { id: 1, total: 5 }, wait: true } });
+    const ok = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { payload: { id: 1, total: 5 }, wait: true },
+    });
     const refused = await t.api("POST", `/runs/${ok.json.id}/retry`);
     expect(refused.status).toBe(400);
     expect(refused.json.error.message).toBe(

@@ -201,6 +201,11 @@ export const runApiRouter = router({
     .output(retryAccepted)
     .mutation(async ({ ctx, input }) => {
       const started = await ctx.host.control.retryRun(input.id);
-      return { runId: started.runId, flowVersion: started.flowVersion, status: "queued" as const, retryOf: input.id };
+      return {
+        runId: started.runId,
+        flowVersion: started.flowVersion,
+        status: "queued" as const,
+        retryOf: input.id,
+      };
     }),
 });
