@@ -201,9 +201,9 @@ describe("default channel ceilings", () => {
     expect(effectiveChannel("subflow")).toBe("subflow");
     const s = buildSession("a", "subflow", "flow", DEFAULT_CHANNEL_CEILINGS, tools, []);
     expect(s.profile.allowedPermission).toBe("read_only");
-    expect(buildSession("a", "error", "flow", DEFAULT_CHANNEL_CEILINGS, tools, []).profile.networkAllowed).toBe(
-      false,
-    );
+    expect(
+      buildSession("a", "error", "flow", DEFAULT_CHANNEL_CEILINGS, tools, []).profile.networkAllowed,
+    ).toBe(false);
     expect(utf8Length("€")).toBe(3);
   });
 });
