@@ -1,3 +1,4 @@
+import { FlowSettings } from "@switchyard/contracts/flow";
 import type { ErrorPayload } from "@switchyard/contracts/triggers";
 import type { FlowRepo } from "@switchyard/db";
 import { createExpressionEvaluator, type HttpClient, type SecretsReader } from "@switchyard/engine";
@@ -102,8 +103,12 @@ export function createErrorFlows(d: {
       if (f.channel === "error" || f.channel === "subflow") return {};
       const row = failedRow.get(f.runId);
       if (!row) return {};
-      const compiled = await d.cache.get(f.flowId, row.flowVersion).catch(() => undefined);
-      const settings = compiled?.flow.settings;
+      // Read, not compiled: a run that failed because its version does not validate still alerts.
+      const version = await d.flows.getVersion(f.flowId, row.flowVersion);
+      const parsed = FlowSettings.safeParse(
+        (version?.definition as { settings?: unknown } | null)?.settings ?? {},
+      );
+      const settings = parsed.success ? parsed.data : undefined;
       if (!settings?.errorFlowId && !settings?.failureEmail) return {};
       const flow = await d.flows.get(f.flowId);
       const payload: ErrorPayload = {

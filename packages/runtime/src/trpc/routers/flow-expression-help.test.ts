@@ -90,6 +90,9 @@ describe("expression help", () => {
       value: '=$pad("", 100000000, "x")',
     });
     expect(huge).toMatchObject({ ok: false });
+    await expect(
+      t.caller.flow.previewExpression({ id, nodeId: "shape", value: `=${"1".repeat(4000)}` }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(t.caller.flow.previewExpression({ id, nodeId: "nope", value: "=1" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: 'node "nope" is not in the saved flow (save it first)',

@@ -29,8 +29,8 @@ async function problemsOf(
   ];
 }
 
-/** Longest config value the preview evaluates (the same order as a config field of a saved flow). */
-const MAX_PREVIEW_SOURCE = 20_000;
+/** Longest config value the preview evaluates: it travels in a GET query string, which servers cap. */
+export const MAX_PREVIEW_SOURCE = 4000;
 
 async function sampleFor(ctx: { host: Host }, id: string, nodeId: string) {
   // Parsed, not validated: a draft saved with problems (the usual state while editing) still gets help.

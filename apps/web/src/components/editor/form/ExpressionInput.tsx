@@ -3,7 +3,7 @@
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
 import { ExpressionPreview } from "./ExpressionPreview";
 import { completionsFor, tokenClass, tokenize } from "./jsonata-tokens";
-import { useExpressionHelp } from "./use-expression-help";
+import { PREVIEW_MAX_SOURCE, useExpressionHelp } from "./use-expression-help";
 
 interface Props {
   id: string;
@@ -163,7 +163,13 @@ export function ExpressionInput({
           ))}
         </div>
       ) : null}
-      {help.preview && expression ? <ExpressionPreview preview={help.preview} /> : null}
+      {help.tooLong && expression ? (
+        <p data-testid="expression-preview" className="mt-1 text-xs text-slate-500">
+          No preview: the value is longer than {PREVIEW_MAX_SOURCE} characters.
+        </p>
+      ) : help.preview && expression ? (
+        <ExpressionPreview preview={help.preview} />
+      ) : null}
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { useForm } from "./form-context";
 
 /** How long typing pauses before the preview is asked for: one request per pause, not per key. */
 const PREVIEW_PAUSE_MS = 300;
+/** The server's limit (flow.previewExpression): longer values are not sent in a query string. */
+export const PREVIEW_MAX_SOURCE = 4000;
 
 /**
  * Field paths of the node's upstream data and a preview of `value` evaluated on the server by the engine
@@ -26,8 +28,16 @@ export function useExpressionHelp(value: string, field: string | undefined, enab
   const preview = useQuery(
     trpc.flow.previewExpression.queryOptions(
       { ...target, value: settled, ...(field ? { field } : {}) },
-      { enabled: on && settled.length > 0, placeholderData: keepPreviousData, retry: false },
+      {
+        enabled: on && settled.length > 0 && settled.length <= PREVIEW_MAX_SOURCE,
+        placeholderData: keepPreviousData,
+        retry: false,
+      },
     ),
   );
-  return { paths: paths.data?.paths ?? [], preview: on ? preview : null };
+  return {
+    paths: paths.data?.paths ?? [],
+    preview: on ? preview : null,
+    tooLong: on && value.length > PREVIEW_MAX_SOURCE,
+  };
 }
