@@ -212,6 +212,7 @@ test("agent policy: edit ceilings and the live preview follows", async ({ page }
   expect(reset.ceilings).toEqual({
     email: "read_only",
     webhook: "read_only",
+    error: "read_only",
     cron: "write",
     api: "write",
     manual: "execute",

@@ -46,6 +46,21 @@ export const FlowEdge = z.object({
 });
 export type FlowEdge = z.infer<typeof FlowEdge>;
 
+export const FailureEmail = z.object({
+  credentialId: z.string().min(1).max(200).describe("SMTP credential the alert is sent through"),
+  to: z
+    .array(
+      z
+        .string()
+        .max(320)
+        .regex(/^[^@\s]+@[^@\s]+$/, "not an e-mail address"),
+    )
+    .min(1)
+    .max(20)
+    .describe("Addresses told about each failed run"),
+});
+export type FailureEmail = z.infer<typeof FailureEmail>;
+
 export const FlowSettings = z.object({
   /** IANA time zone used by schedule triggers and date expressions. */
   timezone: z.string().min(1).default("UTC"),
@@ -57,7 +72,10 @@ export const FlowSettings = z.object({
     .default(300_000),
   /** Nodes of one run executing at the same time. */
   concurrency: z.int().min(1).max(64).default(4),
+  /** A flow with an error trigger, started (channel `error`) when a run of this flow fails or times out. */
   errorFlowId: z.string().min(1).optional(),
+  /** Who is e-mailed when a run of this flow fails, through an SMTP credential's server. */
+  failureEmail: FailureEmail.optional(),
 });
 export type FlowSettings = z.infer<typeof FlowSettings>;
 

@@ -9,8 +9,8 @@ import {
 } from "./runs";
 
 describe("run channels and statuses", () => {
-  it("lists the six channels a run can start from", () => {
-    expect(RunChannel.options).toEqual(["manual", "webhook", "email", "cron", "api", "subflow"]);
+  it("lists the seven channels a run can start from", () => {
+    expect(RunChannel.options).toEqual(["manual", "webhook", "email", "cron", "api", "subflow", "error"]);
     expect(RunChannel.safeParse("ftp").success).toBe(false);
   });
 

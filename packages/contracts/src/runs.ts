@@ -6,9 +6,10 @@ import { z } from "zod";
 
 /**
  * What started a run; also decides the agent tool policy ceiling. A `subflow` run was started by a
- * `flow.call` node of another run (its ceiling is its parent's channel).
+ * `flow.call` node of another run (its ceiling is its parent's channel). An `error` run was started by
+ * another flow's failed run (its `settings.errorFlowId`); it never starts an error flow itself.
  */
-export const runChannels = ["manual", "webhook", "email", "cron", "api", "subflow"] as const;
+export const runChannels = ["manual", "webhook", "email", "cron", "api", "subflow", "error"] as const;
 export const RunChannel = z.enum(runChannels);
 export type RunChannel = z.infer<typeof RunChannel>;
 
@@ -46,3 +47,15 @@ export function isFinishedRunStatus(status: string): status is FinishedRunStatus
 export const stepStatuses = ["succeeded", "failed", "skipped", "waiting"] as const;
 export const StepStatus = z.enum(stepStatuses);
 export type StepStatus = z.infer<typeof StepStatus>;
+
+/**
+ * Runs that execute part of a flow (the editor's step runs and a failed run's retry). `node`: only the
+ * target node runs, its input taken from pinned data or the last run; `until`: the target and what it
+ * depends on; `retry`: a failed run again from the failed step, the steps that succeeded before reused.
+ */
+export const stepRunModes = ["node", "until", "retry"] as const;
+export const StepRunMode = z.enum(stepRunModes);
+export type StepRunMode = z.infer<typeof StepRunMode>;
+
+/** Step reason of a checkpoint copied from an earlier run instead of being executed again. */
+export const reusedStepReason = "reused";

@@ -17,6 +17,7 @@ import { ifNode } from "./logic/if";
 import { switchNode } from "./logic/switch";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
+import { errorTrigger } from "./triggers/error";
 import { manualTrigger } from "./triggers/manual";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
@@ -27,6 +28,7 @@ export const nodeTypes: readonly AnyNodeType[] = [
   webhookTrigger,
   emailTrigger,
   cronTrigger,
+  errorTrigger,
   httpRequestNode,
   setNode,
   transformNode,

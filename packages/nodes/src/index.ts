@@ -38,6 +38,7 @@ export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
 export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
+export { errorTrigger } from "./triggers/error";
 export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
 export {

@@ -74,17 +74,18 @@ export async function createHost(
     const svc = await createServices({ config, log, db: handle, flows, settings, extensions: opts });
     services = svc;
     let started = false;
+    const runs = createRunRepo(handle.prisma);
     return {
       config,
       log,
       version,
       db: handle,
       flows,
-      runs: createRunRepo(handle.prisma),
+      runs,
       settings,
       auth: createAuthService({ db: handle, log }),
       services: svc,
-      control: createRunControl({ flows, services: svc }),
+      control: createRunControl({ flows, runs, services: svc }),
       catalogue: () => svc.types.catalogue(),
       dbHealth() {
         try {

@@ -8,12 +8,16 @@ import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
 import type { Logger } from "./logger";
 import { createSqliteRunQueue } from "./queue/sqlite-run-queue";
+import { createErrorFlows } from "./runs/error-flows";
 import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
 import { createInlineRuns } from "./runs/inline-runs";
 import { createRetentionJob } from "./retention/job";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
+import { createStepRuns } from "./runs/step-runs";
+import { createExpressionPreview } from "./runs/expression-preview";
+import { createExpressionSamples } from "./runs/expression-sample";
 import { createStepExtras } from "./runs/step-extras";
 import { createSubflowCaller } from "./runs/subflows";
 import { createVault, loadOrCreateKey } from "./secrets/vault";
@@ -132,7 +136,9 @@ export async function createServices(o: {
     if (row) runFinished({ runId, status: "cancelled", ...row });
   };
 
+  const stepRuns = createStepRuns({ sql: db.sql, registry });
   const execute = createRunExecutor({
+    stepRuns,
     flows: cache,
     registry,
     stepStore,
@@ -175,6 +181,25 @@ export async function createServices(o: {
     log,
   });
   events.on("run.finished", (f) => triggers.runFinished(f.flowId));
+  const errorFlows = createErrorFlows({
+    sql: db.sql,
+    flows: o.flows,
+    cache,
+    async startRun(req) {
+      const { id } = await queue.enqueue(req);
+      worker.kick();
+      return id;
+    },
+    secrets: vault.reader,
+    http,
+    baseUrl: config.baseUrl,
+    log,
+  });
+  events.on("run.finished", (f) => {
+    errorFlows
+      .runFinished(f)
+      .catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
+  });
 
   const inline = createInlineRuns({
     cache,
@@ -214,6 +239,11 @@ export async function createServices(o: {
     hooks,
     worker,
     triggers,
+    errorFlows,
+    stepRuns,
+    /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
+    expressionSample: createExpressionSamples({ sql: db.sql, registry }),
+    previewExpression: createExpressionPreview(),
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */

@@ -8,6 +8,8 @@ import type { PermissionLevel } from "./permission";
 export const DEFAULT_CHANNEL_CEILINGS: Readonly<Record<string, PermissionLevel>> = Object.freeze({
   email: "read_only",
   webhook: "read_only",
+  // An error run carries data from a failed run, which may have come from a hostile sender.
+  error: "read_only",
   cron: "write",
   api: "write",
   manual: "execute",

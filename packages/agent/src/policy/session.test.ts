@@ -191,6 +191,8 @@ describe("default channel ceilings", () => {
     expect(DEFAULT_CHANNEL_CEILINGS).toEqual({
       email: "read_only",
       webhook: "read_only",
+      // An error-flow run carries data from the failed run: as untrusted as a webhook's.
+      error: "read_only",
       cron: "write",
       api: "write",
       manual: "execute",
@@ -199,6 +201,9 @@ describe("default channel ceilings", () => {
     expect(effectiveChannel("subflow")).toBe("subflow");
     const s = buildSession("a", "subflow", "flow", DEFAULT_CHANNEL_CEILINGS, tools, []);
     expect(s.profile.allowedPermission).toBe("read_only");
+    expect(
+      buildSession("a", "error", "flow", DEFAULT_CHANNEL_CEILINGS, tools, []).profile.networkAllowed,
+    ).toBe(false);
     expect(utf8Length("€")).toBe(3);
   });
 });

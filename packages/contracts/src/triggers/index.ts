@@ -2,3 +2,4 @@ export * from "./cron";
 export * from "./email";
 export * from "./manual";
 export * from "./webhook";
+export * from "./error";

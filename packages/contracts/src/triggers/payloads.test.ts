@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cronPayload } from "./cron";
 import { emailPayload } from "./email";
+import { errorPayload } from "./error";
 import { runPayload } from "./manual";
 import { webhookPayload } from "./webhook";
 
@@ -61,5 +62,20 @@ describe("trigger payloads", () => {
   it("manual and API runs: any JSON object", () => {
     expect(runPayload.parse({ name: "Ada", n: [1] })).toEqual({ name: "Ada", n: [1] });
     expect(runPayload.safeParse([1, 2]).success).toBe(false);
+  });
+
+  it("error flows: the failed run's flow, run with its link, node (or null) and error, nothing else", () => {
+    const failure = {
+      flow: { id: "f1", name: "Orders" },
+      run: { id: "r1", status: "failed", channel: "webhook", url: "https://sy.example/runs/r1" },
+      node: { id: "check" },
+      error: { code: "input_invalid", message: "no customer" },
+    };
+    expect(errorPayload.parse(failure)).toEqual(failure);
+    expect(errorPayload.parse({ ...failure, node: null }).node).toBeNull();
+    expect(errorPayload.safeParse({ ...failure, extra: 1 }).success).toBe(false);
+    expect(errorPayload.safeParse({ ...failure, run: { ...failure.run, status: "succeeded" } }).success).toBe(
+      false,
+    );
   });
 });

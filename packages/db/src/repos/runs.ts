@@ -188,6 +188,8 @@ export function createRunRepo(prisma: PrismaClient) {
           triggerPayload: true,
           output: true,
           attempts: true,
+          stepMode: true,
+          stepNode: true,
           availableAt: true,
           steps: { orderBy: { id: "asc" }, select: stepSummarySelect },
         },
@@ -196,7 +198,7 @@ export function createRunRepo(prisma: PrismaClient) {
       const reruns = await prisma.run.findMany({
         where: { rerunOf: id },
         orderBy: { id: "asc" },
-        select: { id: true, status: true },
+        select: { id: true, status: true, stepMode: true },
         take: 50,
       });
       return { ...run, reruns };

@@ -99,8 +99,9 @@ export interface StepOutcome {
   input: Item[];
   outputs: Record<string, Item[]>;
   error?: NodeErrorInfo;
-  /** `pinned`: the node was not executed; its outputs are the flow's pinned data. */
-  reason?: "disabled" | "no_input" | "pinned";
+  /** `pinned`: the node was not executed; its outputs are the flow's pinned data. `reused`: copied from the
+   * run this one retries or takes its input from (the step runs of the runtime). */
+  reason?: "disabled" | "no_input" | "pinned" | "reused";
   /** For `waiting`: when the wait ends. */
   resumeAt?: string;
   /** For a failed attempt that will be retried. */

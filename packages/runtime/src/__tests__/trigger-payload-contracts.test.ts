@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { createFakeClock } from "../triggers/cron/fake-clock";
 import { createCronScheduler } from "../triggers/cron/scheduler";
 import { createMemoryStore } from "../triggers/cron/test-harness";
-import { exampleOf, shapeOf } from "./payload-shape";
+import { exampleOf, shapeOf } from "../triggers/payload-shape";
 import { startTestHost, waitForRun } from "./test-host";
 
 /**

@@ -24,8 +24,9 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
   let scheduled = false;
 
   const insert = db.prepare(
-    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt)
-     VALUES (?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?)`,
+    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt,
+       stepMode, stepNode)
+     VALUES (?, ?, ?, 'queued', ?, ?, ?, 0, ?, ?, ?, ?)`,
   );
   const insertClaimed = db.prepare(
     `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, rerunOf, createdAt,
@@ -102,7 +103,18 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
         };
         return { id: r.id, duplicate: false, claimed };
       }
-      insert.run(r.id, r.flowId, r.flowVersion, r.channel, r.payloadJson, at, r.rerunOf ?? null, at);
+      insert.run(
+        r.id,
+        r.flowId,
+        r.flowVersion,
+        r.channel,
+        r.payloadJson,
+        at,
+        r.rerunOf ?? null,
+        at,
+        r.stepMode ?? null,
+        r.stepNode ?? null,
+      );
       return { id: r.id, duplicate: false };
     });
   });
@@ -135,7 +147,7 @@ export function createSqliteRunQueue(db: Database.Database, opts: { now?: () => 
     `UPDATE "Run" SET status = 'running', leaseOwner = ?, leaseExpiresAt = ?, attempts = attempts + 1,
        startedAt = COALESCE(startedAt, ?)
      WHERE id = ? AND status IN ('queued', 'waiting')
-     RETURNING id, flowId, flowVersion, channel, triggerPayload AS payloadJson, attempts, createdAt`,
+     RETURNING id, flowId, flowVersion, channel, triggerPayload AS payloadJson, attempts, createdAt, rerunOf, stepMode, stepNode`,
   );
   const claimTx = db.transaction((o: ClaimOptions): ClaimedRun[] => {
     const t = now();

@@ -9,6 +9,9 @@ export interface NewRun {
   /** Already-serialised payload: the hot path never parses and re-stringifies it. */
   payloadJson: string;
   rerunOf?: string;
+  /** A step run (contracts' stepRunModes) and its node; only queued admissions carry one. */
+  stepMode?: string;
+  stepNode?: string;
   /** Optional pre-allocated id (lets a webhook answer with the id it will get). */
   id?: string;
   /** Dedupe window: a repeated key within `ttlMs` returns the first run instead of admitting a new one. */
@@ -45,6 +48,10 @@ export interface ClaimedRun {
   createdAt: string;
   /** Admitted straight into this worker a moment ago: it has no checkpoints to resume from. */
   fresh?: boolean;
+  /** Set for step runs (runs/step-runs.ts): the earlier run, the mode and the node. */
+  rerunOf?: string | null;
+  stepMode?: string | null;
+  stepNode?: string | null;
   /** The parsed payload when the caller still holds it (saves parsing `payloadJson` again). */
   payload?: unknown;
 }

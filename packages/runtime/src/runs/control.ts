@@ -1,10 +1,11 @@
-import type { FlowRepo } from "@switchyard/db";
+import type { FlowRepo, RunRepo } from "@switchyard/db";
 import type { FlowNode, Problem, RunChannel } from "@switchyard/engine";
 import { webhookTrigger } from "@switchyard/nodes";
 import { HostError } from "../errors/codes";
 import type { Services } from "../services";
 import { ActivationError } from "../triggers/manager";
 import { webhookCredentialProblem } from "../triggers/webhook/credentials";
+import { errorSettingsProblems } from "./error-settings";
 
 export class RunControlError extends HostError {
   override name = "RunControlError";
@@ -17,7 +18,7 @@ export class RunControlError extends HostError {
 }
 
 /** The verbs people use on flows and runs, shared by tRPC, the REST API and the CLI. */
-export function createRunControl(o: { flows: FlowRepo; services: Services }) {
+export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: Services }) {
   const s = o.services;
   /** A webhook whose credential cannot authenticate anyone (wrong type, empty secret) is never bound. */
   const assertWebhookCredential = async (flowId: string, version: number, refusal: string) => {
@@ -26,12 +27,20 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
     if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem.message}`);
   };
   return {
-    /** Save-time checks that need the vault (validateFlow cannot): a webhook credential of the wrong type. */
-    async credentialProblems(definition: unknown): Promise<Problem[]> {
+    /**
+     * Save-time checks that need the vault or other flows (validateFlow cannot): a webhook credential of
+     * the wrong type; an error flow or failure e-mail credential that cannot work.
+     */
+    async credentialProblems(definition: unknown, flowId?: string): Promise<Problem[]> {
+      const settings = await errorSettingsProblems(definition, flowId, {
+        flows: o.flows,
+        cache: s.cache,
+        credentialType: async (id) => (await s.vault.list()).find((c) => c.id === id)?.type,
+      });
       const nodes = (definition as { nodes?: unknown } | null)?.nodes;
-      if (!Array.isArray(nodes)) return [];
+      if (!Array.isArray(nodes)) return settings;
       const problem = await webhookCredentialProblem(nodes as FlowNode[], s.vault.reader);
-      return problem ? [problem] : [];
+      return problem ? [problem, ...settings] : settings;
     },
 
     /** Runs a flow now (manual/API): the current version unless one is named. Durable before it returns. */
@@ -54,6 +63,66 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       });
       s.worker.kick();
       return { runId: id, flowVersion: version };
+    },
+
+    /**
+     * Runs part of the flow's current version from the editor (channel manual): only `nodeId`, its input
+     * from pinned data or the latest run that has it (`node`), or `nodeId` and what it depends on (`until`).
+     */
+    async startStepRun(flowId: string, mode: "node" | "until", nodeId: string, payload: unknown = {}) {
+      const flow = await o.flows.get(flowId);
+      if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
+      const compiled = await s.cache.get(flowId, flow.currentVersion).catch((e: Error) => {
+        throw new RunControlError("bad_request", e.message);
+      });
+      if (!compiled.flow.nodes.some((n) => n.id === nodeId))
+        throw new RunControlError("bad_request", `node "${nodeId}" is not in the saved flow (save it first)`);
+      let source: string | undefined;
+      if (mode === "node") {
+        const input = s.stepRuns.inputRun(flowId, compiled, nodeId);
+        if (input.missing.length)
+          throw new RunControlError(
+            "bad_request",
+            `node "${nodeId}" has no input yet: no earlier run has an output of ${input.missing.map((m) => `"${m}"`).join(", ")}; pin data there or run up to "${nodeId}" first`,
+          );
+        source = input.runId;
+      }
+      const { id } = await s.queue.enqueue({
+        flowId,
+        flowVersion: flow.currentVersion,
+        channel: "manual",
+        payloadJson: JSON.stringify(payload ?? {}),
+        stepMode: mode,
+        stepNode: nodeId,
+        ...(source ? { rerunOf: source } : {}),
+      });
+      s.worker.kick();
+      return { runId: id, flowVersion: flow.currentVersion, inputFrom: source ?? null };
+    },
+
+    /**
+     * A failed run again from its failed step, as a new run linked to it: same version, payload and
+     * channel; the steps that succeeded are reused, not executed again.
+     */
+    async retryRun(runId: string) {
+      const run = await o.runs.trace(runId);
+      if (!run) throw new RunControlError("not_found", `run ${runId} not found`);
+      if ((run.status !== "failed" && run.status !== "timed_out") || !run.errorNodeId)
+        throw new RunControlError(
+          "bad_request",
+          `run ${runId} did not fail at a step (it is ${run.status}); re-run it instead`,
+        );
+      const { id } = await s.queue.enqueue({
+        flowId: run.flowId,
+        flowVersion: run.flowVersion,
+        channel: run.channel as RunChannel,
+        payloadJson: run.triggerPayload,
+        rerunOf: run.id,
+        stepMode: "retry",
+        stepNode: run.errorNodeId,
+      });
+      s.worker.kick();
+      return { runId: id, flowVersion: run.flowVersion, retryOf: run.id };
     },
 
     cancelRun(runId: string) {

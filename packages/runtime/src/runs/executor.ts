@@ -22,6 +22,7 @@ import { boundedJson, rememberJson } from "./bounded-json";
 import type { FlowCache } from "./flow-cache";
 import type { ResponseHub } from "./response-hub";
 import type { StepExtras } from "./step-extras";
+import type { StepRuns } from "./step-runs";
 
 export interface ExecutorDeps {
   flows: FlowCache;
@@ -36,6 +37,8 @@ export interface ExecutorDeps {
   /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
   subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
   onEvent?: (event: RunProgressEvent) => void;
+  /** Plans step runs (one node, up to a node, retry from the failed step); see runs/step-runs.ts. */
+  stepRuns?: StepRuns;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
     let compiled: Awaited<ReturnType<FlowCache["get"]>>;
     try {
       compiled = await d.flows.get(run.flowId, run.flowVersion);
+      if (run.stepMode && d.stepRuns) compiled = d.stepRuns.prepare(run, compiled);
     } catch (e) {
       return failed({ code: "flow_invalid", message: (e as Error).message });
     }

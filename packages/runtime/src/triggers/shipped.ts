@@ -1,5 +1,6 @@
 import { createCronListener } from "./cron/listener";
 import { createEmailListener } from "./email/listener";
+import { errorListener } from "./error/listener";
 import { manualListener } from "./manual/listener";
 import { createWebhookListener } from "./webhook/listener";
 
@@ -15,5 +16,5 @@ export function createShippedListeners(d: {
   const webhook = createWebhookListener(d.webhook);
   const email = createEmailListener(d.email);
   const cron = createCronListener(d.cron);
-  return { email, list: [manualListener, webhook, email, cron] };
+  return { email, list: [manualListener, webhook, email, cron, errorListener] };
 }

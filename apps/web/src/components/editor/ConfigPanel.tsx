@@ -7,6 +7,7 @@ import { ObjectField } from "./form/CompositeFields";
 import { FlowPanel, SelectionPanel } from "./FlowPanel";
 import { NodeSettings } from "./NodeSettings";
 import { NodeRunData, PinnedData } from "./RunData";
+import { StepRunButtons } from "./StepRunButtons";
 import { categoryTone } from "./categories";
 import { NodeIcon } from "./NodeIcon";
 import { breakCoalescing, useEditor } from "./store";
@@ -35,6 +36,7 @@ function NodeConfig({ node }: { node: FlowNode }) {
   const problems = useEditor((s) => s.problems);
   const nodeIds = useEditor((s) => s.doc.nodes).map((n) => n.id);
   const nodeIdsKey = nodeIds.join(",");
+  const flowId = useEditor((s) => s.flowId);
   const mine = useMemo(() => problems.filter((p) => p.nodeId === node.id), [problems, node.id]);
 
   const form: FormContextValue = useMemo(() => {
@@ -46,8 +48,9 @@ function NodeConfig({ node }: { node: FlowNode }) {
       nodeIds: nodeIdsKey.split(",").filter(Boolean),
       idPrefix: `cfg-${node.id}`,
       onFieldBlur: breakCoalescing,
+      ...(flowId ? { help: { flowId, nodeId: node.id } } : {}),
     };
-  }, [mine, nodeIdsKey, node.id]);
+  }, [mine, nodeIdsKey, node.id, flowId]);
 
   const shownOnFields = new Set(entry ? Object.keys(entry.configSchema.properties ?? {}) : []);
   const general = mine.filter(
@@ -99,6 +102,8 @@ function NodeConfig({ node }: { node: FlowNode }) {
       ) : null}
 
       <TriggerInfo node={node} />
+
+      {entry && entry.kind !== "trigger" ? <StepRunButtons nodeId={node.id} /> : null}
 
       <PinnedData nodeId={node.id} />
       <NodeRunData nodeId={node.id} />

@@ -2,6 +2,7 @@
 
 import { useReactFlow } from "@xyflow/react";
 import { copySelection, duplicateSelection } from "./actions";
+import { FailureSettings } from "./FailureSettings";
 import { breakCoalescing, useEditor } from "./store";
 import type { FlowSettings } from "@switchyard/contracts";
 
@@ -44,7 +45,10 @@ export function FlowPanel() {
                   onClick={() => p.nodeId && focus(p.nodeId)}
                   className="w-full rounded-md bg-red-50 px-2.5 py-1.5 text-left text-xs text-red-700 enabled:hover:bg-red-100 dark:bg-red-950 dark:text-red-300"
                 >
-                  {p.message}
+                  {/* A flow-level problem has no node to focus: its field says where. */}
+                  {!p.nodeId && p.field && !p.message.startsWith(p.field)
+                    ? `${p.field}: ${p.message}`
+                    : p.message}
                 </button>
               </li>
             ))}
@@ -100,6 +104,8 @@ export function FlowPanel() {
           </label>
         </div>
       </section>
+
+      <FailureSettings settings={settings} set={set} />
 
       <section className="space-y-1.5 border-t border-slate-200 pt-4 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
         <h3 className="font-semibold uppercase tracking-wide">How to build</h3>

@@ -8,7 +8,11 @@ import { ErrorBox, secondaryButtonClass } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
 
 /** Cancel, re-run with the same payload, open the flow in the editor with this run's data. */
-export function RunActions({ run }: { run: { id: string; flowId: string; status: string } }) {
+export function RunActions({
+  run,
+}: {
+  run: { id: string; flowId: string; status: string; errorNodeId?: string | null };
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const qc = useQueryClient();
@@ -20,7 +24,12 @@ export function RunActions({ run }: { run: { id: string; flowId: string; status:
   const rerun = useMutation(
     trpc.run.rerun.mutationOptions({ onSuccess: (r) => router.push(`/runs/${r.runId}`) }),
   );
-  const error = cancel.error ?? rerun.error;
+  const retry = useMutation(
+    trpc.run.retry.mutationOptions({ onSuccess: (r) => router.push(`/runs/${r.runId}`) }),
+  );
+  const error = cancel.error ?? rerun.error ?? retry.error;
+  // Only a run that failed at a step has a step to start again from.
+  const retriable = (run.status === "failed" || run.status === "timed_out") && !!run.errorNodeId;
   return (
     <div className="flex flex-wrap items-center gap-2">
       {!isFinishedRunStatus(run.status) ? (
@@ -31,6 +40,16 @@ export function RunActions({ run }: { run: { id: string; flowId: string; status:
           onClick={() => cancel.mutate({ id: run.id })}
         >
           {cancel.isPending ? "Cancelling…" : "Cancel run"}
+        </button>
+      ) : null}
+      {retriable ? (
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          disabled={retry.isPending}
+          onClick={() => retry.mutate({ id: run.id })}
+        >
+          {retry.isPending ? "Starting…" : `Retry from ${run.errorNodeId}`}
         </button>
       ) : null}
       <button

@@ -101,15 +101,23 @@ export function RunDetail({ id }: { id: string }) {
           </span>
           {r.rerunOf ? (
             <span data-testid="rerun-of" className="text-slate-500">
-              re-run of{" "}
+              {r.stepMode === "retry"
+                ? `retry from ${r.stepNode} of `
+                : r.stepMode === "node"
+                  ? `ran ${r.stepNode} on the input of `
+                  : "re-run of "}
               <Link className="text-brand-600 hover:underline" href={`/runs/${r.rerunOf}`}>
                 {r.rerunOf}
               </Link>
             </span>
+          ) : r.stepMode ? (
+            <span data-testid="step-run" className="text-slate-500">
+              {r.stepMode === "until" ? `ran up to ${r.stepNode}` : `ran only ${r.stepNode}`}
+            </span>
           ) : null}
           {r.reruns.length ? (
-            <span className="text-slate-500">
-              re-run as{" "}
+            <span data-testid="reruns" className="text-slate-500">
+              {r.reruns.some((x) => x.stepMode === "retry") ? "retried / re-run as " : "re-run as "}
               {r.reruns.map((x) => (
                 <Link key={x.id} className="mr-1 text-brand-600 hover:underline" href={`/runs/${x.id}`}>
                   {x.id.slice(-8)}

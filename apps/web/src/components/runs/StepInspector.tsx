@@ -122,6 +122,10 @@ export function StepInspector({
         <p data-testid="step-pinned" className="text-xs text-violet-700 dark:text-violet-300">
           Pinned: not executed; the output is the flow's pinned data (editor runs only).
         </p>
+      ) : s.reason === "reused" ? (
+        <p data-testid="step-reused" className="text-xs text-violet-700 dark:text-violet-300">
+          Reused: not executed again; the output comes from the run this one continues.
+        </p>
       ) : s.reason ? (
         <p className="text-xs text-slate-500">
           Skipped:{" "}

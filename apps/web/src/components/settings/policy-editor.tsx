@@ -17,6 +17,7 @@ const channelHelp: Record<RunChannel, string> = {
   cron: "schedules you set up",
   api: "REST API calls with an API key",
   manual: "a signed-in person pressing Run",
+  error: "another flow's failed run, carrying that run's (possibly hostile) data",
   subflow: "inherits the parent run's channel; this level only applies when there is none",
 };
 
@@ -30,7 +31,8 @@ export function PolicyEditor() {
   const [agentId, setAgentId] = useState("flow_memory_agent");
   const [channel, setChannel] = useState<RunChannel>("webhook");
   useEffect(() => {
-    if (policy.data) setDraft(policy.data.ceilings as Draft);
+    // Maps stored before the `error` channel existed lack it; the runtime treats that as read_only.
+    if (policy.data) setDraft({ error: "read_only", ...(policy.data.ceilings as Draft) });
   }, [policy.data]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.settings.policy.pathKey() });

@@ -152,6 +152,38 @@ describe("running flows over /api/v1", () => {
     expect((await t.api("POST", "/runs/nope/rerun")).status).toBe(404);
   });
 
+  it("retries a failed run from its failed step as a linked run, and refuses a run that did not fail", async () => {
+    const { json: flow } = await t.api("POST", "/flows", {
+      body: {
+        name: "Fails",
+        definition: {
+          nodes: [
+            { id: "start", type: "trigger.manual" },
+            { id: "check", type: "flow.stop", config: { outcome: "error", message: "no customer" } },
+          ],
+          edges: [{ from: { node: "start" }, to: { node: "check" } }],
+        },
+      },
+    });
+    const failed = await t.api("POST", `/flows/${flow.flow.id}/runs`, { body: { wait: true } });
+    expect(failed.json.status).toBe("failed");
+    const retry = await t.api("POST", `/runs/${failed.json.id}/retry`);
+    expect(retry.status).toBe(202);
+    expect(conforms("retryRun", retry)).toMatchObject({ retryOf: failed.json.id, status: "queued" });
+    const run = await t.host.db.prisma.run.findUnique({ where: { id: retry.json.runId } });
+    expect(run).toMatchObject({ rerunOf: failed.json.id, stepMode: "retry", stepNode: "check" });
+
+    const ok = await t.api("POST", `/flows/${triage}/runs`, {
+      body: { payload: { id: 1, total: 5 }, wait: true },
+    });
+    const refused = await t.api("POST", `/runs/${ok.json.id}/retry`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toBe(
+      `run ${ok.json.id} did not fail at a step (it is succeeded); re-run it instead`,
+    );
+    expect((await t.api("POST", "/runs/nope/retry")).status).toBe(404);
+  });
+
   it("keeps the original run's channel on a rerun, so a webhook run does not gain the api ceiling", async () => {
     for (const channel of ["webhook", "email", "manual"] as const) {
       const { runId } = await t.host.control.startRun(triage, { payload: { id: 1, total: 5 }, channel });

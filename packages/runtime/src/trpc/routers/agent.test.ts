@@ -48,7 +48,15 @@ describe("agent router", () => {
     expect(a.whenToUse).toMatch(/^Read-only retrieval of what the user's memory knows/);
     expect(a.prompt).toBe(t.host.services.agents().definitions.get("flow_memory_agent")?.prompt);
     expect(a.delegateName).toBe("retrieve_flow_context");
-    expect(a.policy.map((p) => p.channel)).toEqual(["webhook", "email", "cron", "api", "manual", "subflow"]);
+    expect(a.policy.map((p) => p.channel)).toEqual([
+      "webhook",
+      "email",
+      "error",
+      "cron",
+      "api",
+      "manual",
+      "subflow",
+    ]);
     const webhook = a.policy.find((p) => p.channel === "webhook")!;
     expect(webhook.allowed).toEqual(["memory_flavour", "memory_hybrid_search", "memory_recall"]);
     // Its read_only sandbox narrows even the manual channel's execute ceiling.

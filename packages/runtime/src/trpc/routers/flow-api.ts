@@ -16,7 +16,7 @@ const plural = (n: number) => `${n} problem${n === 1 ? "" : "s"}`;
  * REST refuses a definition the engine finds problems in, listing every one (the editor's `flow.save`
  * keeps such drafts instead). Problems are named by their place in the request body.
  */
-async function assertValid(host: Host, definition: FlowDefinition, prefix: string) {
+async function assertValid(host: Host, definition: FlowDefinition, prefix: string, flowId?: string) {
   const problems: Problem[] = flowProblems(
     definition,
     host.services.registry,
@@ -24,13 +24,18 @@ async function assertValid(host: Host, definition: FlowDefinition, prefix: strin
     host.services.flowChecks(),
   );
   // A webhook credential of the wrong type would let anyone in: refused at save, named like the others.
-  for (const p of await host.control.credentialProblems(definition)) {
+  // Settings problems (an error flow that cannot start) have no node: their field is the path.
+  for (const p of await host.control.credentialProblems(definition, flowId)) {
+    if (p.nodeId === undefined) {
+      problems.push({ path: `${prefix}.${p.field}`, message: p.message, code: p.code });
+      continue;
+    }
     const index = definition.nodes.findIndex((n) => n.id === p.nodeId);
     problems.push({
       path: `${prefix}.nodes.${index}.config.${p.field}`,
       message: p.message,
       code: p.code,
-      nodeId: p.nodeId!,
+      nodeId: p.nodeId,
     });
   }
   if (problems.length)
@@ -150,7 +155,7 @@ export const flowApiRouter = router({
       if (!(await ctx.host.flows.get(input.id)))
         throw new HostError("not_found", `flow ${input.id} not found`);
       if (input.definition) {
-        await assertValid(ctx.host, input.definition, "body.definition");
+        await assertValid(ctx.host, input.definition, "body.definition", input.id);
         await ctx.host.flows.saveVersion(input.id, input.definition, ctx.user.id);
         await ctx.host.control.afterSave(input.id);
       }

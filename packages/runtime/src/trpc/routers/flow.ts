@@ -1,4 +1,13 @@
-import { type NodeRegistry, type Problem, type ValidateOptions, validateFlow } from "@switchyard/engine";
+import {
+  type NodeRegistry,
+  parseFlow,
+  type Problem,
+  type ValidateOptions,
+  validateFlow,
+} from "@switchyard/engine";
+import { errorTrigger } from "@switchyard/nodes";
+import type { Host } from "../../host";
+import { pathsOf } from "../../runs/expression-sample";
 import { z } from "zod";
 import { editorProcedure, router, TRPCError, viewerProcedure } from "../trpc";
 
@@ -13,16 +22,35 @@ async function problemsOf(
   ctx: {
     host: {
       services: { registry: NodeRegistry; flowChecks(): ValidateOptions };
-      control: { credentialProblems(d: unknown): Promise<Problem[]> };
+      control: { credentialProblems(d: unknown, flowId?: string): Promise<Problem[]> };
     };
   },
   definition: unknown,
+  flowId?: string,
 ) {
   // Plus what needs the vault: a webhook credential whose type does not fit the auth mode (#18).
   return [
     ...validateFlow(definition, ctx.host.services.registry, ctx.host.services.flowChecks()),
-    ...(await ctx.host.control.credentialProblems(definition)),
+    ...(await ctx.host.control.credentialProblems(definition, flowId)),
   ];
+}
+
+/** Longest config value the preview evaluates: it travels in a GET query string, which servers cap. */
+export const MAX_PREVIEW_SOURCE = 4000;
+
+async function sampleFor(ctx: { host: Host }, id: string, nodeId: string) {
+  // Parsed, not validated: a draft saved with problems (the usual state while editing) still gets help.
+  const version = await ctx.host.flows.getVersion(id);
+  if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${id} not found` });
+  const parsed = parseFlow(version.definition);
+  if (!parsed.ok)
+    throw new TRPCError({ code: "BAD_REQUEST", message: `version ${version.version} is not a flow` });
+  if (!parsed.flow.nodes.some((n) => n.id === nodeId))
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `node "${nodeId}" is not in the saved flow (save it first)`,
+    });
+  return { sample: ctx.host.services.expressionSample(id, parsed.flow, nodeId) };
 }
 
 export const flowRouter = router({
@@ -67,7 +95,7 @@ export const flowRouter = router({
     await ctx.host.auth.audit(ctx.user.id, "flow.saved", input.id, { version: saved.version });
     // An active flow serves the new version from the next event on — no restart, no stale trigger.
     await ctx.host.control.afterSave(input.id);
-    return { ...saved, problems: await problemsOf(ctx, input.definition) };
+    return { ...saved, problems: await problemsOf(ctx, input.definition, input.id) };
   }),
 
   rename: editorProcedure
@@ -86,7 +114,7 @@ export const flowRouter = router({
       if (input.active) {
         const version = await ctx.host.flows.getVersion(input.id);
         if (!version) throw new TRPCError({ code: "NOT_FOUND", message: `flow ${input.id} not found` });
-        const problems = await problemsOf(ctx, version.definition);
+        const problems = await problemsOf(ctx, version.definition, input.id);
         if (problems.length) {
           const list = problems.map((p) => `- ${p.message}`).join("\n");
           throw new TRPCError({
@@ -115,6 +143,65 @@ export const flowRouter = router({
         version: input.version,
       }),
     ),
+
+  /**
+   * Runs part of the latest saved version: `node` runs only that node on its pinned or last-run input,
+   * `until` runs it and what it depends on. Channel manual, like Run.
+   */
+  runStep: editorProcedure
+    .input(
+      flowId.extend({
+        nodeId: z.string().min(1).max(200),
+        mode: z.enum(["node", "until"]),
+        payload: z.unknown().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      ctx.host.control.startStepRun(input.id, input.mode, input.nodeId, input.payload ?? {}),
+    ),
+
+  /**
+   * Expression help for one node of the latest saved version: where its sample data comes from and the
+   * field paths in it (the data itself stays on the server).
+   */
+  expressionHelp: viewerProcedure
+    .input(flowId.extend({ nodeId: z.string().min(1).max(200) }))
+    .query(async ({ ctx, input }) => {
+      const { sample } = await sampleFor(ctx, input.id, input.nodeId);
+      return { source: sample.source, paths: pathsOf(sample.scope) };
+    }),
+
+  /** Evaluates one config value over that sample with the engine, as a run would; errors are answers. */
+  previewExpression: viewerProcedure
+    .input(
+      flowId.extend({
+        nodeId: z.string().min(1).max(200),
+        /** The config field (dotted path) the value is in: errors name it as a run's would. */
+        field: z.string().min(1).max(200).optional(),
+        value: z.string().max(MAX_PREVIEW_SOURCE),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const { sample } = await sampleFor(ctx, input.id, input.nodeId);
+      const preview = await ctx.host.services.previewExpression(input.value, sample, {
+        flowId: input.id,
+        nodeId: input.nodeId,
+        field: input.field ?? "value",
+      });
+      return { source: sample.source, ...preview };
+    }),
+
+  /** Flows a failure can start (their current version has an Error trigger): the settings' picker. */
+  errorFlowChoices: viewerProcedure.query(async ({ ctx }) => {
+    const flows = await ctx.host.flows.list();
+    const choices: { id: string; name: string }[] = [];
+    for (const f of flows) {
+      const compiled = await ctx.host.services.cache.get(f.id, f.currentVersion).catch(() => undefined);
+      if (compiled?.flow.nodes.some((n) => n.type === errorTrigger.type))
+        choices.push({ id: f.id, name: f.name });
+    }
+    return choices;
+  }),
 
   /** Waits (up to 2 min) for one request on /hooks-test/<path> and returns its payload, or null. */
   listenTest: editorProcedure

@@ -17,10 +17,11 @@ import { z } from "zod";
 const displayOrder: Record<RunChannel, number> = {
   webhook: 0,
   email: 1,
-  cron: 2,
-  api: 3,
-  manual: 4,
-  subflow: 5,
+  error: 2,
+  cron: 3,
+  api: 4,
+  manual: 5,
+  subflow: 6,
 };
 export const CHANNELS: readonly RunChannel[] = [...runChannels].sort(
   (a, b) => displayOrder[a] - displayOrder[b],
@@ -33,7 +34,8 @@ export const BOUNDARY_MAX_BYTES = 2048;
 const level = z.enum(PERMISSION_LEVELS);
 /**
  * The editable ceilings: every top-level channel must have a level (the product never stores an
- * empty map, which would mean "unrestricted"); `subflow` is optional because it inherits its parent's.
+ * empty map, which would mean "unrestricted"); `subflow` is optional because it inherits its parent's,
+ * `error` because maps stored before it existed lack it (a missing channel fails safe to read_only).
  */
 export const ceilingsInputSchema = z.strictObject({
   webhook: level,
@@ -41,6 +43,7 @@ export const ceilingsInputSchema = z.strictObject({
   cron: level,
   api: level,
   manual: level,
+  error: level.optional(),
   subflow: level.optional(),
 });
 export type CeilingsInput = z.infer<typeof ceilingsInputSchema>;

@@ -34,6 +34,7 @@ const cancelResult = z
   })
   .meta({ id: "CancelResult" });
 const rerunAccepted = runAccepted.extend({ rerunOf: z.string() }).meta({ id: "RerunAccepted" });
+const retryAccepted = runAccepted.extend({ retryOf: z.string() }).meta({ id: "RetryAccepted" });
 
 /** `/api/v1/runs…` and `POST /flows/{id}/runs`: the REST API's run procedures (the UI's are in `run.ts`). */
 export const runApiRouter = router({
@@ -180,6 +181,31 @@ export const runApiRouter = router({
         flowVersion: started.flowVersion,
         status: "queued" as const,
         rerunOf: input.id,
+      };
+    }),
+
+  retry: auditedEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/runs/{id}/retry",
+        operationId: "retryRun",
+        tags,
+        summary: "Retry a failed run from its failed step",
+        description:
+          "A new run (same flow version, payload and channel) linked to the failed one: the steps that succeeded are reused, not executed again, and the run continues from the failed step. 400 when the run did not fail at a step.",
+      },
+      rest: { status: 202, audit: "run.retried" },
+    })
+    .input(idParams)
+    .output(retryAccepted)
+    .mutation(async ({ ctx, input }) => {
+      const started = await ctx.host.control.retryRun(input.id);
+      return {
+        runId: started.runId,
+        flowVersion: started.flowVersion,
+        status: "queued" as const,
+        retryOf: input.id,
       };
     }),
 });

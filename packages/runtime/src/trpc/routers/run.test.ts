@@ -80,7 +80,9 @@ describe("run router", () => {
       flowVersion: 1,
       status: "failed",
     });
-    expect((await t.caller.run.get({ id: runId })).reruns).toEqual([{ id: again.runId, status: "failed" }]);
+    expect((await t.caller.run.get({ id: runId })).reruns).toEqual([
+      { id: again.runId, status: "failed", stepMode: null },
+    ]);
   });
 
   it("answers cancel of a finished run as already finished, and of an unknown one with NOT_FOUND", async () => {

@@ -128,5 +128,8 @@ export const runRouter = router({
     });
   }),
 
+  /** A failed run again from its failed step: a new run linked to it that reuses the steps before. */
+  retry: editorProcedure.input(runId).mutation(({ ctx, input }) => ctx.host.control.retryRun(input.id)),
+
   retention: retentionRouter,
 });

@@ -203,7 +203,7 @@ describe("settings › agent policy", () => {
   it("shows the safe defaults when nothing is stored, and first start stores them", async () => {
     const got = await t.caller.settings.policy.get();
     expect(got).toMatchObject({ ceilings: { ...DEFAULT_CHANNEL_CEILINGS }, stored: false });
-    expect(got.channels).toEqual(["webhook", "email", "cron", "api", "manual", "subflow"]);
+    expect(got.channels).toEqual(["webhook", "email", "error", "cron", "api", "manual", "subflow"]);
     expect(got.levels).toEqual(["none", "read_only", "write", "execute", "dangerous"]);
 
     const seeded = await testCaller();

@@ -1,7 +1,9 @@
 "use client";
 
 import { type KeyboardEvent, useMemo, useRef, useState } from "react";
+import { ExpressionPreview } from "./ExpressionPreview";
 import { completionsFor, tokenClass, tokenize } from "./jsonata-tokens";
+import { PREVIEW_MAX_SOURCE, useExpressionHelp } from "./use-expression-help";
 
 interface Props {
   id: string;
@@ -12,6 +14,10 @@ interface Props {
   placeholder?: string;
   invalid?: boolean;
   multiline?: boolean;
+  /** Dotted config path of the field (the preview's errors name it). */
+  field?: string;
+  /** A field that is a program, not a template (`code`): never previewed. */
+  noPreview?: boolean;
 }
 
 const box =
@@ -19,7 +25,8 @@ const box =
 
 /**
  * A text field that turns into a JSONata expression editor when its value starts with "=": highlighted
- * tokens behind a transparent textarea, and completion of `item`, `trigger`, `nodes.<id>` and functions.
+ * tokens behind a transparent textarea, completion of `item`, `trigger`, `nodes.<id>`, the field paths
+ * of the node's data and functions, and a preview of the value evaluated on the server.
  */
 export function ExpressionInput({
   id,
@@ -30,6 +37,8 @@ export function ExpressionInput({
   placeholder,
   invalid,
   multiline,
+  field,
+  noPreview,
 }: Props) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
@@ -38,9 +47,10 @@ export function ExpressionInput({
   const [dismissed, setDismissed] = useState(false);
   const expression = value.startsWith("=") || value.includes("{{");
   const tokens = useMemo(() => (value.startsWith("=") ? tokenize(value) : null), [value]);
+  const help = useExpressionHelp(value, field, expression && !noPreview);
   const completion = useMemo(
-    () => (caret === null || dismissed ? null : completionsFor(value.slice(0, caret), nodeIds)),
-    [caret, dismissed, value, nodeIds],
+    () => (caret === null || dismissed ? null : completionsFor(value.slice(0, caret), nodeIds, help.paths)),
+    [caret, dismissed, value, nodeIds, help.paths],
   );
 
   const track = () => {
@@ -152,6 +162,13 @@ export function ExpressionInput({
             </div>
           ))}
         </div>
+      ) : null}
+      {help.tooLong && expression ? (
+        <p data-testid="expression-preview" className="mt-1 text-xs text-slate-500">
+          No preview: the value is longer than {PREVIEW_MAX_SOURCE} characters.
+        </p>
+      ) : help.preview && expression ? (
+        <ExpressionPreview preview={help.preview} />
       ) : null}
     </div>
   );

@@ -34,6 +34,7 @@ export function SchemaField(props: FieldProps) {
         onBlur={form.onFieldBlur}
         nodeIds={form.nodeIds}
         invalid={invalid}
+        field={path}
       />
     );
   } else if (kind === "string" || kind === "code") {
@@ -47,6 +48,8 @@ export function SchemaField(props: FieldProps) {
         invalid={invalid}
         placeholder={describeDefault(schema) ?? (kind === "code" ? "" : 'Text, or "=" for an expression')}
         multiline={kind === "code"}
+        field={path}
+        noPreview={kind === "code"}
       />
     );
     if (kind === "code")

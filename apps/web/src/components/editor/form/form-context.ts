@@ -12,6 +12,8 @@ export interface FormContextValue {
   idPrefix: string;
   /** Called when a field loses focus: the next keystroke starts a new undo step. */
   onFieldBlur(): void;
+  /** The saved flow and node whose data expression help (paths, preview) is taken from. */
+  help?: { flowId: string; nodeId: string };
 }
 
 export const FormContext = createContext<FormContextValue>({

@@ -113,10 +113,14 @@ const FUNCTIONS = [
   "$fromMillis",
 ];
 
-/** Completions for the word before the caret: scope roots, `nodes.<id>` and JSONata functions. */
+/**
+ * Completions for the word before the caret: scope roots, `nodes.<id>`, field paths of the data that
+ * flows into the node (`item.customer.name`, from the server's expression help) and JSONata functions.
+ */
 export function completionsFor(
   textBeforeCaret: string,
   nodeIds: readonly string[],
+  paths: readonly string[] = [],
 ): { word: string; options: string[] } | null {
   // Inside an expression value, or inside an unclosed {{ … }} of a text template.
   const open = textBeforeCaret.lastIndexOf("{{");
@@ -126,7 +130,7 @@ export function completionsFor(
   const m = /[$A-Za-z_][\w$.]*$/.exec(textBeforeCaret);
   const word = m?.[0] ?? "";
   if (!word) return null;
-  const all = [...SCOPE_ROOTS, ...nodeIds.map((id) => `nodes.${id}`), ...FUNCTIONS];
+  const all = [...SCOPE_ROOTS, ...nodeIds.map((id) => `nodes.${id}`), ...paths, ...FUNCTIONS];
   const options = all.filter((o) => o.startsWith(word) && o !== word).slice(0, 8);
   return options.length ? { word, options } : null;
 }

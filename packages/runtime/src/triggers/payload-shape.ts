@@ -1,6 +1,7 @@
 /**
  * Reading a trigger's declared payload schema as data (its JSON Schema): an example holding every
  * declared key, and the shape of a value (its declared keys, nested) to compare with what a run received.
+ * The editor's expression help shows the example before a flow has run; the contract test uses both.
  */
 import { z } from "zod";
 
