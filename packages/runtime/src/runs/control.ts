@@ -66,8 +66,10 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
     },
 
     /**
-     * Runs part of the flow's current version from the editor (channel manual): only `nodeId`, its input
-     * from pinned data or the latest run that has it (`node`), or `nodeId` and what it depends on (`until`).
+     * Runs part of the flow's current version from the editor: only `nodeId`, its input from pinned data
+     * or the latest run that has it (`node`), or `nodeId` and what it depends on (`until`). Input replayed
+     * from an earlier run keeps that run's channel: data a webhook took in stays under the webhook
+     * ceiling; pinned data and "run up to here" run as `manual`.
      */
     async startStepRun(flowId: string, mode: "node" | "until", nodeId: string, payload: unknown = {}) {
       const flow = await o.flows.get(flowId);
@@ -78,6 +80,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
       if (!compiled.flow.nodes.some((n) => n.id === nodeId))
         throw new RunControlError("bad_request", `node "${nodeId}" is not in the saved flow (save it first)`);
       let source: string | undefined;
+      let channel: RunChannel = "manual";
       if (mode === "node") {
         const input = s.stepRuns.inputRun(flowId, compiled, nodeId);
         if (input.missing.length)
@@ -86,11 +89,12 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
             `node "${nodeId}" has no input yet: no earlier run has an output of ${input.missing.map((m) => `"${m}"`).join(", ")}; pin data there or run up to "${nodeId}" first`,
           );
         source = input.runId;
+        channel = input.channel ?? "manual";
       }
       const { id } = await s.queue.enqueue({
         flowId,
         flowVersion: flow.currentVersion,
-        channel: "manual",
+        channel,
         payloadJson: JSON.stringify(payload ?? {}),
         stepMode: mode,
         stepNode: nodeId,

@@ -109,6 +109,17 @@ describe("run one node, run up to a node", () => {
     expect(executed(run)).toEqual(["b:succeeded"]);
   });
 
+  it("runs the node on the channel of the run its input came from, so replayed outside data keeps its ceiling", async () => {
+    const { id } = await t.host.flows.create({ name: "Chain", definition: chain() });
+    const hooked = await t.host.control.startRun(id, { channel: "webhook" });
+    await waitForRun(t.host, hooked.runId);
+    const step = await t.host.control.startStepRun(id, "node", "b");
+    expect(step.inputFrom).toBe(hooked.runId);
+    expect((await waitForRun(t.host, step.runId)).channel).toBe("webhook");
+    const pinnedUpTo = await t.host.control.startStepRun(id, "until", "b");
+    expect((await waitForRun(t.host, pinnedUpTo.runId)).channel).toBe("manual");
+  });
+
   it("runs only the node on a pinned parent's items when no run has its input", async () => {
     const { id } = await t.host.flows.create({
       name: "Chain",

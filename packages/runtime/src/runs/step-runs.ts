@@ -3,6 +3,7 @@ import {
   type StepRunMode,
   StepRunMode as StepRunModeSchema,
 } from "@switchyard/contracts/runs";
+import type { RunChannel } from "@switchyard/contracts/runs";
 import { newId } from "@switchyard/db";
 import { compileGraph, type NodeRegistry } from "@switchyard/engine";
 import type Database from "better-sqlite3";
@@ -33,8 +34,8 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
   const hasSteps = d.sql.prepare<[string], { one: number }>(
     `SELECT 1 AS one FROM "Step" WHERE runId = ? LIMIT 1`,
   );
-  const recentRuns = d.sql.prepare<[string], { id: string }>(
-    `SELECT id FROM "Run" WHERE flowId = ? AND status IN ('succeeded', 'failed') ORDER BY id DESC LIMIT 20`,
+  const recentRuns = d.sql.prepare<[string], { id: string; channel: RunChannel }>(
+    `SELECT id, channel FROM "Run" WHERE flowId = ? AND status IN ('succeeded', 'failed') ORDER BY id DESC LIMIT 20`,
   );
   const copy = d.sql.prepare(
     `INSERT INTO "Step" (id, runId, stepId, nodeId, visit, attempt, status, port, reason, input, output, truncated,
@@ -55,13 +56,17 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
      * For a `node` run: the latest run of the flow holding a reusable output of every node the target
      * needs, or undefined (then the person has to pin data or run up to the node first).
      */
-    inputRun(flowId: string, compiled: CompiledFlow, nodeId: string): { runId?: string; missing: string[] } {
+    inputRun(
+      flowId: string,
+      compiled: CompiledFlow,
+      nodeId: string,
+    ): { runId?: string; channel?: RunChannel; missing: string[] } {
       const { reuse } = planStepRun(compiled.flow, compiled.graph.triggers[0], "node", nodeId);
       if (reuse.size === 0) return { missing: [] };
       // Named in the flow's order, so the message reads upstream first.
       const needed = compiled.flow.nodes.map((n) => n.id).filter((n) => reuse.has(n));
       let missing = needed;
-      for (const { id } of recentRuns.all(flowId)) {
+      for (const { id, channel } of recentRuns.all(flowId)) {
         const have = new Set(
           latest
             .all(id)
@@ -69,7 +74,7 @@ export function createStepRuns(d: { sql: Database.Database; registry: NodeRegist
             .map((s) => s.nodeId),
         );
         const lacking = needed.filter((n) => !have.has(n));
-        if (lacking.length === 0) return { runId: id, missing: [] };
+        if (lacking.length === 0) return { runId: id, channel, missing: [] };
         if (lacking.length < missing.length) missing = lacking;
       }
       return { missing };
