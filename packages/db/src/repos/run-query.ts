@@ -1,0 +1,172 @@
+// SQL of the run list and its status counts: the one place a port to another database starts from.
+// (On PostgreSQL the same shape works with the same indexes; RunSearch becomes a tsvector column with a
+// GIN index or pg_trgm, and the RunCount triggers become PL/pgSQL triggers.)
+import { sqlDate } from "../dates";
+
+export type RunSort = "newest" | "oldest" | "duration";
+
+/** Filters in the database's own terms: times as stored text, search as an FTS5 query. */
+export interface RunFilterSql {
+  flowId?: string;
+  statuses?: string[];
+  channels?: string[];
+  fromMs?: number;
+  toMs?: number;
+  match?: string;
+}
+
+export interface CursorKey {
+  id: string;
+  /** createdAt in ms for the time sorts; durationMs (null = unfinished) for the duration sort. */
+  key: number | null;
+}
+
+export interface BuiltQuery {
+  sql: string;
+  args: (string | number)[];
+}
+
+const HOUR_MS = 3_600_000;
+/** Counting matches of a search stops here; the UI shows "10 000+" rather than scan further. */
+export const SEARCH_COUNT_CAP = 10_000;
+
+export const listColumns = `r.id, r.flowId, r.flowVersion, r.status, r.channel, r.createdAt, r.startedAt, r.endedAt,
+  r.durationMs, r.errorCode, r.errorMessage, r.errorNodeId, r.rerunOf, f.name AS flowName`;
+
+const searchClause = `id IN (SELECT runId FROM "RunSearchDoc" WHERE id IN (SELECT rowid FROM "RunSearch" WHERE "RunSearch" MATCH ?))`;
+
+const orderBy: Record<RunSort, string> = {
+  newest: "createdAt DESC, id DESC",
+  oldest: "createdAt ASC, id ASC",
+  // SQLite sorts NULL below every number, so unfinished runs (no duration) come last in DESC order.
+  duration: "durationMs DESC, id DESC",
+};
+
+function keyset(sort: RunSort, c: CursorKey): BuiltQuery {
+  if (sort === "duration") {
+    if (c.key === null) return { sql: "durationMs IS NULL AND id < ?", args: [c.id] };
+    return {
+      sql: "(durationMs < ? OR (durationMs = ? AND id < ?) OR durationMs IS NULL)",
+      args: [c.key, c.key, c.id],
+    };
+  }
+  const at = sqlDate(c.key ?? 0);
+  // The leading range lets the index seek straight to the cursor instead of filtering up to it.
+  return sort === "newest"
+    ? { sql: "createdAt <= ? AND (createdAt < ? OR id < ?)", args: [at, at, c.id] }
+    : { sql: "createdAt >= ? AND (createdAt > ? OR id > ?)", args: [at, at, c.id] };
+}
+
+/** Conditions shared by the list and the counts: flow, channel set, time range, search (not status). */
+function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
+  const out: BuiltQuery[] = [];
+  if (f.flowId !== undefined) out.push({ sql: "flowId = ?", args: [f.flowId] });
+  if (channel !== undefined) out.push({ sql: "channel = ?", args: [channel] });
+  if (f.fromMs !== undefined) out.push({ sql: "createdAt >= ?", args: [sqlDate(f.fromMs)] });
+  if (f.toMs !== undefined) out.push({ sql: "createdAt < ?", args: [sqlDate(f.toMs)] });
+  if (f.match !== undefined) out.push({ sql: searchClause, args: [f.match] });
+  return out;
+}
+
+const join = (parts: BuiltQuery[], sep = " AND "): BuiltQuery => ({
+  sql: parts.map((p) => p.sql).join(sep),
+  args: parts.flatMap((p) => p.args),
+});
+const orNone = <T>(values: T[] | undefined): (T | undefined)[] => (values?.length ? values : [undefined]);
+
+/**
+ * One page of runs. Several statuses or channels become one branch per combination, each an ordered
+ * scan of the index on (flow?, status?, channel?, createdAt) that stops after a page; the branches are
+ * merged and cut to the page. SQLite cannot keep `status IN (…)` ordered by a later column, and would
+ * otherwise sort every matching run.
+ */
+export function buildListQuery(
+  f: RunFilterSql,
+  sort: RunSort,
+  cursor: CursorKey | null,
+  take: number,
+): BuiltQuery {
+  const branches: BuiltQuery[] = [];
+  for (const status of orNone(f.statuses))
+    for (const channel of orNone(f.channels)) {
+      const conds = baseConditions(f, channel);
+      if (status !== undefined) conds.unshift({ sql: "status = ?", args: [status] });
+      if (cursor) conds.push(keyset(sort, cursor));
+      const where = conds.length ? `WHERE ${join(conds).sql}` : "";
+      branches.push({
+        sql: `SELECT id, createdAt, durationMs FROM "Run" ${where} ORDER BY ${orderBy[sort]} LIMIT ?`,
+        args: [...join(conds).args, take],
+      });
+    }
+  const keys =
+    branches.length === 1
+      ? branches[0]!
+      : {
+          sql: `SELECT * FROM (${branches.map((b) => `SELECT * FROM (${b.sql})`).join(" UNION ALL ")}) ORDER BY ${orderBy[sort]} LIMIT ?`,
+          args: [...branches.flatMap((b) => b.args), take],
+        };
+  const outer = orderBy[sort].replace(/(\w+) (ASC|DESC)/g, "r.$1 $2");
+  return {
+    sql: `SELECT ${listColumns} FROM (${keys.sql}) k JOIN "Run" r ON r.id = k.id JOIN "Flow" f ON f.id = r.flowId ORDER BY ${outer}`,
+    args: keys.args,
+  };
+}
+
+const hourKey = (ms: number) => sqlDate(ms).slice(0, 13);
+
+/**
+ * Status counts as a sum of queries: whole hours from the RunCount table (kept by triggers), the
+ * partial hours at the ends of a time range from Run itself (at most two hours of runs, by index).
+ * With a search, the matching runs are counted up to SEARCH_COUNT_CAP + 1.
+ */
+export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string | number)[] }[] {
+  const channelIn = f.channels?.length
+    ? { sql: `channel IN (${f.channels.map(() => "?").join(", ")})`, args: f.channels }
+    : undefined;
+  const runWhere = (from?: number, to?: number) =>
+    join(
+      [
+        ...baseConditions({ ...f, fromMs: from, toMs: to }),
+        ...(channelIn ? [channelIn] : []),
+      ].filter((c) => c.sql !== ""),
+    );
+  const scanRuns = (from?: number, to?: number) => {
+    const w = runWhere(from, to);
+    const where = w.sql ? `WHERE ${w.sql}` : "";
+    return { sql: `SELECT status, count(*) AS n FROM "Run" ${where} GROUP BY status`, args: w.args };
+  };
+  if (f.match !== undefined) {
+    const w = runWhere(f.fromMs, f.toMs);
+    return [
+      {
+        sql: `SELECT status, count(*) AS n FROM (SELECT status FROM "Run" WHERE ${w.sql} LIMIT ?) GROUP BY status`,
+        args: [...w.args, SEARCH_COUNT_CAP + 1],
+      },
+    ];
+  }
+  const counters = (fromHour?: string, toHour?: string) => {
+    const conds: BuiltQuery[] = [];
+    if (f.flowId !== undefined) conds.push({ sql: "flowId = ?", args: [f.flowId] });
+    if (channelIn) conds.push(channelIn);
+    if (fromHour !== undefined) conds.push({ sql: "hour >= ?", args: [fromHour] });
+    if (toHour !== undefined) conds.push({ sql: "hour < ?", args: [toHour] });
+    const w = join(conds);
+    const where = w.sql ? `WHERE ${w.sql}` : "";
+    return { sql: `SELECT status, sum(n) AS n FROM "RunCount" ${where} GROUP BY status`, args: w.args };
+  };
+  const { fromMs, toMs } = f;
+  if (fromMs === undefined && toMs === undefined) return [counters()];
+  const wholeFrom = fromMs === undefined ? undefined : Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
+  const wholeTo = toMs === undefined ? undefined : Math.floor(toMs / HOUR_MS) * HOUR_MS;
+  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo) return [scanRuns(fromMs, toMs)];
+  const out = [
+    counters(
+      wholeFrom === undefined ? undefined : hourKey(wholeFrom),
+      wholeTo === undefined ? undefined : hourKey(wholeTo),
+    ),
+  ];
+  if (fromMs !== undefined && wholeFrom !== undefined && fromMs < wholeFrom)
+    out.push(scanRuns(fromMs, wholeFrom));
+  if (toMs !== undefined && wholeTo !== undefined && wholeTo < toMs) out.push(scanRuns(wholeTo, toMs));
+  return out;
+}

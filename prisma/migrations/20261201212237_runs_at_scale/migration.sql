@@ -1,0 +1,113 @@
+-- CreateTable
+CREATE TABLE "RunCount" (
+    "hour" TEXT NOT NULL,
+    "flowId" TEXT NOT NULL,
+    "channel" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "n" INTEGER NOT NULL,
+
+    PRIMARY KEY ("hour", "flowId", "channel", "status")
+);
+
+-- CreateTable
+CREATE TABLE "RunSearchDoc" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "runId" TEXT NOT NULL,
+    "stepRowId" TEXT
+);
+
+-- CreateIndex
+CREATE INDEX "RunSearchDoc_runId_idx" ON "RunSearchDoc"("runId");
+
+-- CreateIndex
+CREATE INDEX "Run_status_createdAt_idx" ON "Run"("status", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_channel_createdAt_idx" ON "Run"("channel", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_status_channel_createdAt_idx" ON "Run"("status", "channel", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_flowId_status_createdAt_idx" ON "Run"("flowId", "status", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_flowId_channel_createdAt_idx" ON "Run"("flowId", "channel", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_flowId_status_channel_createdAt_idx" ON "Run"("flowId", "status", "channel", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Run_durationMs_idx" ON "Run"("durationMs");
+
+-- CreateIndex
+CREATE INDEX "Run_flowId_durationMs_idx" ON "Run"("flowId", "durationMs");
+
+-- Written by hand below this line: Prisma's schema has no notation for FTS5 tables or triggers.
+
+-- Full-text index over each run's error and the start of its trigger payload, and over step errors.
+-- Contentless (the text stays in Run/Step only); contentless_delete lets a deleted run take its entries along.
+-- Rowids are RunSearchDoc ids, which VACUUM keeps (Run's own rowid it may renumber).
+CREATE VIRTUAL TABLE "RunSearch" USING fts5(
+    body,
+    content = '',
+    contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+-- Status counts per hour, flow and channel: inserted, moved and removed with the runs themselves, so the
+-- counts are exact in every transaction and the runs page never scans Run to show them.
+CREATE TRIGGER "Run_after_insert" AFTER INSERT ON "Run" BEGIN
+    INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
+    VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
+    ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
+    INSERT INTO "RunSearchDoc" ("runId") VALUES (new."id");
+    -- Only the first 8 KiB of a payload is indexed: a MiB-sized body must not make admission slow.
+    INSERT INTO "RunSearch" (rowid, body)
+    VALUES (last_insert_rowid(), coalesce(new."errorMessage" || ' ', '') || substr(new."triggerPayload", 1, 8192));
+END;
+
+CREATE TRIGGER "Run_after_update_count" AFTER UPDATE OF "status", "flowId", "channel", "createdAt" ON "Run"
+WHEN new."status" IS NOT old."status" OR new."flowId" IS NOT old."flowId"
+  OR new."channel" IS NOT old."channel" OR new."createdAt" IS NOT old."createdAt"
+BEGIN
+    UPDATE "RunCount" SET "n" = "n" - 1
+    WHERE "hour" = substr(old."createdAt", 1, 13) AND "flowId" = old."flowId"
+      AND "channel" = old."channel" AND "status" = old."status";
+    INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
+    VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
+    ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
+END;
+
+-- A run that fails after admission gets its error indexed then (the payload was indexed at insert).
+CREATE TRIGGER "Run_after_update_error" AFTER UPDATE OF "errorMessage" ON "Run"
+WHEN new."errorMessage" IS NOT NULL AND new."errorMessage" IS NOT old."errorMessage"
+BEGIN
+    INSERT INTO "RunSearchDoc" ("runId") VALUES (new."id");
+    INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
+END;
+
+CREATE TRIGGER "Run_after_delete" AFTER DELETE ON "Run" BEGIN
+    UPDATE "RunCount" SET "n" = "n" - 1
+    WHERE "hour" = substr(old."createdAt", 1, 13) AND "flowId" = old."flowId"
+      AND "channel" = old."channel" AND "status" = old."status";
+    DELETE FROM "RunSearch" WHERE rowid IN (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = old."id");
+    DELETE FROM "RunSearchDoc" WHERE "runId" = old."id";
+END;
+
+CREATE TRIGGER "Step_after_insert_error" AFTER INSERT ON "Step" WHEN new."errorMessage" IS NOT NULL BEGIN
+    INSERT INTO "RunSearchDoc" ("runId", "stepRowId") VALUES (new."runId", new."id");
+    INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
+END;
+
+-- Existing runs: counts, then one search document per run and per failed step.
+INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
+SELECT substr("createdAt", 1, 13), "flowId", "channel", "status", count(*) FROM "Run" GROUP BY 1, 2, 3, 4;
+
+INSERT INTO "RunSearchDoc" ("runId") SELECT "id" FROM "Run" ORDER BY "createdAt";
+INSERT INTO "RunSearchDoc" ("runId", "stepRowId") SELECT "runId", "id" FROM "Step" WHERE "errorMessage" IS NOT NULL;
+INSERT INTO "RunSearch" (rowid, body)
+SELECT d."id", coalesce(r."errorMessage" || ' ', '') || substr(r."triggerPayload", 1, 8192)
+FROM "RunSearchDoc" d JOIN "Run" r ON r."id" = d."runId" WHERE d."stepRowId" IS NULL;
+INSERT INTO "RunSearch" (rowid, body)
+SELECT d."id", s."errorMessage" FROM "RunSearchDoc" d JOIN "Step" s ON s."id" = d."stepRowId";
