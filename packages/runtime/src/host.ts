@@ -80,7 +80,7 @@ export async function createHost(
       version,
       db: handle,
       flows,
-      runs: createRunRepo(handle.prisma),
+      runs: createRunRepo(handle.prisma, handle.sql),
       settings,
       auth: createAuthService({ db: handle, log }),
       services: svc,

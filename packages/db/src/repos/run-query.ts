@@ -75,6 +75,32 @@ const join = (parts: BuiltQuery[], sep = " AND "): BuiltQuery => ({
 const orNone = <T>(values: T[] | undefined): (T | undefined)[] => (values?.length ? values : [undefined]);
 
 /**
+ * The index a branch reads, named rather than left to the planner: without statistics SQLite prefers a
+ * short index with a time range over the one matching every equality filter, and reads far more rows.
+ * A search is left to the planner, which starts from the full-text matches.
+ */
+export function indexFor(
+  flowId: string | undefined,
+  status: string | undefined,
+  channel: string | undefined,
+  sort: RunSort,
+): string | undefined {
+  if (sort === "duration") {
+    // One index per single filter; a combination reads the first one's runs and checks the rest.
+    if (flowId !== undefined) return "Run_flowId_durationMs_idx";
+    if (status !== undefined) return "Run_status_durationMs_idx";
+    if (channel !== undefined) return "Run_channel_durationMs_idx";
+    return "Run_durationMs_idx";
+  }
+  const cols = [
+    flowId !== undefined && "flowId",
+    status !== undefined && "status",
+    channel !== undefined && "channel",
+  ];
+  return `Run_${[...cols.filter(Boolean), "createdAt"].join("_")}_idx`;
+}
+
+/**
  * One page of runs. Several statuses or channels become one branch per combination, each an ordered
  * scan of the index on (flow?, status?, channel?, createdAt) that stops after a page; the branches are
  * merged and cut to the page. SQLite cannot keep `status IN (…)` ordered by a later column, and would
@@ -86,6 +112,8 @@ export function buildListQuery(
   cursor: CursorKey | null,
   take: number,
 ): BuiltQuery {
+  if (f.match !== undefined && sort !== "duration")
+    return withColumns(searchKeys(f, sort, cursor, take), sort);
   const branches: BuiltQuery[] = [];
   for (const status of orNone(f.statuses))
     for (const channel of orNone(f.channels)) {
@@ -93,8 +121,10 @@ export function buildListQuery(
       if (status !== undefined) conds.unshift({ sql: "status = ?", args: [status] });
       if (cursor) conds.push(keyset(sort, cursor));
       const where = conds.length ? `WHERE ${join(conds).sql}` : "";
+      const index = f.match === undefined ? indexFor(f.flowId, status, channel, sort) : undefined;
+      const from = index ? `"Run" INDEXED BY "${index}"` : `"Run"`;
       branches.push({
-        sql: `SELECT id, createdAt, durationMs FROM "Run" ${where} ORDER BY ${orderBy[sort]} LIMIT ?`,
+        sql: `SELECT id, createdAt, durationMs FROM ${from} ${where} ORDER BY ${orderBy[sort]} LIMIT ?`,
         args: [...join(conds).args, take],
       });
     }
@@ -105,10 +135,55 @@ export function buildListQuery(
           sql: `SELECT * FROM (${branches.map((b) => `SELECT * FROM (${b.sql})`).join(" UNION ALL ")}) ORDER BY ${orderBy[sort]} LIMIT ?`,
           args: [...branches.flatMap((b) => b.args), take],
         };
+  return withColumns(keys, sort);
+}
+
+/** The page's columns for the ids a key query picked, in the same order. */
+function withColumns(keys: BuiltQuery, sort: RunSort): BuiltQuery {
   const outer = orderBy[sort].replace(/(\w+) (ASC|DESC)/g, "r.$1 $2");
   return {
     sql: `SELECT ${listColumns} FROM (${keys.sql}) k JOIN "Run" r ON r.id = k.id JOIN "Flow" f ON f.id = r.flowId ORDER BY ${outer}`,
     args: keys.args,
+  };
+}
+
+/** Search filters over RunSearchDoc, whose rows carry their run's createdAt, flow and channel. */
+function docConditions(f: RunFilterSql): BuiltQuery[] {
+  const out: BuiltQuery[] = [
+    { sql: `d.id IN (SELECT rowid FROM "RunSearch" WHERE "RunSearch" MATCH ?)`, args: [f.match!] },
+  ];
+  if (f.flowId !== undefined) out.push({ sql: "d.flowId = ?", args: [f.flowId] });
+  if (f.channels?.length)
+    out.push({ sql: `d.channel IN (${f.channels.map(() => "?").join(", ")})`, args: f.channels });
+  if (f.fromMs !== undefined) out.push({ sql: "d.createdAt >= ?", args: [sqlDate(f.fromMs)] });
+  if (f.toMs !== undefined) out.push({ sql: "d.createdAt < ?", args: [sqlDate(f.toMs)] });
+  return out;
+}
+
+/**
+ * A search page: the full-text matches are ordered by the createdAt their documents carry, without
+ * reading a run; only a status filter looks each candidate's run up, in order, until the page is full.
+ */
+function searchKeys(f: RunFilterSql, sort: RunSort, cursor: CursorKey | null, take: number): BuiltQuery {
+  const conds = docConditions(f);
+  if (cursor) {
+    const at = sqlDate(cursor.key ?? 0);
+    const cmp = sort === "newest" ? "<" : ">";
+    conds.push({
+      sql: `d.createdAt ${cmp}= ? AND (d.createdAt ${cmp} ? OR d.runId ${cmp} ?)`,
+      args: [at, at, cursor.id],
+    });
+  }
+  if (f.statuses?.length)
+    conds.push({
+      sql: `EXISTS (SELECT 1 FROM "Run" s WHERE s.id = d.runId AND s.status IN (${f.statuses.map(() => "?").join(", ")}))`,
+      args: f.statuses,
+    });
+  const w = join(conds);
+  const dir = sort === "newest" ? "DESC" : "ASC";
+  return {
+    sql: `SELECT DISTINCT d.runId AS id, d.createdAt FROM "RunSearchDoc" d WHERE ${w.sql} ORDER BY d.createdAt ${dir}, d.runId ${dir} LIMIT ?`,
+    args: [...w.args, take],
   };
 }
 
@@ -125,10 +200,9 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
     : undefined;
   const runWhere = (from?: number, to?: number) =>
     join(
-      [
-        ...baseConditions({ ...f, fromMs: from, toMs: to }),
-        ...(channelIn ? [channelIn] : []),
-      ].filter((c) => c.sql !== ""),
+      [...baseConditions({ ...f, fromMs: from, toMs: to }), ...(channelIn ? [channelIn] : [])].filter(
+        (c) => c.sql !== "",
+      ),
     );
   const scanRuns = (from?: number, to?: number) => {
     const w = runWhere(from, to);
@@ -136,10 +210,11 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
     return { sql: `SELECT status, count(*) AS n FROM "Run" ${where} GROUP BY status`, args: w.args };
   };
   if (f.match !== undefined) {
-    const w = runWhere(f.fromMs, f.toMs);
+    const w = join(docConditions(f));
     return [
       {
-        sql: `SELECT status, count(*) AS n FROM (SELECT status FROM "Run" WHERE ${w.sql} LIMIT ?) GROUP BY status`,
+        sql: `SELECT r.status, count(*) AS n FROM (SELECT DISTINCT d.runId FROM "RunSearchDoc" d WHERE ${w.sql} LIMIT ?) x
+              JOIN "Run" r ON r.id = x.runId GROUP BY r.status`,
         args: [...w.args, SEARCH_COUNT_CAP + 1],
       },
     ];
@@ -158,7 +233,8 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
   if (fromMs === undefined && toMs === undefined) return [counters()];
   const wholeFrom = fromMs === undefined ? undefined : Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
   const wholeTo = toMs === undefined ? undefined : Math.floor(toMs / HOUR_MS) * HOUR_MS;
-  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo) return [scanRuns(fromMs, toMs)];
+  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo)
+    return [scanRuns(fromMs, toMs)];
   const out = [
     counters(
       wholeFrom === undefined ? undefined : hourKey(wholeFrom),

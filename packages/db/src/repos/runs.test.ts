@@ -88,7 +88,11 @@ function seed(flowIds: string[]): Seeded[] {
 }
 
 /** Lower-cased tokens split on everything but letters and digits, as FTS5's unicode61 does. */
-const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** The texts a run is found by: its error with its payload, and each step error, as separate documents. */
 const searchDocs = (r: Seeded) =>
@@ -97,11 +101,8 @@ const searchDocs = (r: Seeded) =>
 /** A typed word matches where its tokens appear in a row, the last one as a prefix. */
 function hasPhrasePrefix(doc: string[], word: string): boolean {
   const want = tokens(word);
-  return doc.some(
-    (_, i) =>
-      want.every((t, j) =>
-        j === want.length - 1 ? doc[i + j]?.startsWith(t) : doc[i + j] === t,
-      ),
+  return doc.some((_, i) =>
+    want.every((t, j) => (j === want.length - 1 ? doc[i + j]?.startsWith(t) : doc[i + j] === t)),
   );
 }
 

@@ -14,7 +14,10 @@ import { toFtsQuery } from "./run-search";
 export type { RunSort };
 
 /** Opaque page token: the sort key (createdAt in ms, or the duration) and the id, as "<key|n>~<id>". */
-function encodeCursor(sort: RunSort, last: { id: string; createdAt: Date; durationMs: number | null }): string {
+function encodeCursor(
+  sort: RunSort,
+  last: { id: string; createdAt: Date; durationMs: number | null },
+): string {
   const key = sort === "duration" ? last.durationMs : last.createdAt.getTime();
   return `${key ?? "n"}~${last.id}`;
 }
@@ -135,7 +138,8 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
     const tilde = cursor.indexOf("~");
     if (tilde < 0 && sort !== "duration") {
       const row = createdAtOf.get(cursor) as { createdAt: string } | undefined;
-      if (!row) throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
+      if (!row)
+        throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
       return { id: cursor, key: Date.parse(row.createdAt) };
     }
     const k = cursor.slice(0, tilde);

@@ -13,7 +13,10 @@ CREATE TABLE "RunCount" (
 CREATE TABLE "RunSearchDoc" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "runId" TEXT NOT NULL,
-    "stepRowId" TEXT
+    "stepRowId" TEXT,
+    "createdAt" TEXT NOT NULL,
+    "flowId" TEXT NOT NULL,
+    "channel" TEXT NOT NULL
 );
 
 -- CreateIndex
@@ -43,6 +46,12 @@ CREATE INDEX "Run_durationMs_idx" ON "Run"("durationMs");
 -- CreateIndex
 CREATE INDEX "Run_flowId_durationMs_idx" ON "Run"("flowId", "durationMs");
 
+-- CreateIndex
+CREATE INDEX "Run_status_durationMs_idx" ON "Run"("status", "durationMs");
+
+-- CreateIndex
+CREATE INDEX "Run_channel_durationMs_idx" ON "Run"("channel", "durationMs");
+
 -- Written by hand below this line: Prisma's schema has no notation for FTS5 tables or triggers.
 
 -- Full-text index over each run's error and the start of its trigger payload, and over step errors.
@@ -61,7 +70,8 @@ CREATE TRIGGER "Run_after_insert" AFTER INSERT ON "Run" BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
-    INSERT INTO "RunSearchDoc" ("runId") VALUES (new."id");
+    INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
+    VALUES (new."id", new."createdAt", new."flowId", new."channel");
     -- Only the first 8 KiB of a payload is indexed: a MiB-sized body must not make admission slow.
     INSERT INTO "RunSearch" (rowid, body)
     VALUES (last_insert_rowid(), coalesce(new."errorMessage" || ' ', '') || substr(new."triggerPayload", 1, 8192));
@@ -83,7 +93,8 @@ END;
 CREATE TRIGGER "Run_after_update_error" AFTER UPDATE OF "errorMessage" ON "Run"
 WHEN new."errorMessage" IS NOT NULL AND new."errorMessage" IS NOT old."errorMessage"
 BEGIN
-    INSERT INTO "RunSearchDoc" ("runId") VALUES (new."id");
+    INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
+    VALUES (new."id", new."createdAt", new."flowId", new."channel");
     INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
 END;
 
@@ -96,7 +107,8 @@ CREATE TRIGGER "Run_after_delete" AFTER DELETE ON "Run" BEGIN
 END;
 
 CREATE TRIGGER "Step_after_insert_error" AFTER INSERT ON "Step" WHEN new."errorMessage" IS NOT NULL BEGIN
-    INSERT INTO "RunSearchDoc" ("runId", "stepRowId") VALUES (new."runId", new."id");
+    INSERT INTO "RunSearchDoc" ("runId", "stepRowId", "createdAt", "flowId", "channel")
+    SELECT new."runId", new."id", r."createdAt", r."flowId", r."channel" FROM "Run" r WHERE r."id" = new."runId";
     INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
 END;
 
@@ -104,8 +116,11 @@ END;
 INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
 SELECT substr("createdAt", 1, 13), "flowId", "channel", "status", count(*) FROM "Run" GROUP BY 1, 2, 3, 4;
 
-INSERT INTO "RunSearchDoc" ("runId") SELECT "id" FROM "Run" ORDER BY "createdAt";
-INSERT INTO "RunSearchDoc" ("runId", "stepRowId") SELECT "runId", "id" FROM "Step" WHERE "errorMessage" IS NOT NULL;
+INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
+SELECT "id", "createdAt", "flowId", "channel" FROM "Run" ORDER BY "createdAt";
+INSERT INTO "RunSearchDoc" ("runId", "stepRowId", "createdAt", "flowId", "channel")
+SELECT s."runId", s."id", r."createdAt", r."flowId", r."channel"
+FROM "Step" s JOIN "Run" r ON r."id" = s."runId" WHERE s."errorMessage" IS NOT NULL;
 INSERT INTO "RunSearch" (rowid, body)
 SELECT d."id", coalesce(r."errorMessage" || ' ', '') || substr(r."triggerPayload", 1, 8192)
 FROM "RunSearchDoc" d JOIN "Run" r ON r."id" = d."runId" WHERE d."stepRowId" IS NULL;
