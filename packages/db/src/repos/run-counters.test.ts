@@ -12,6 +12,7 @@ import { applyMigrations, defaultMigrationsDir, readMigrations } from "../migrat
 import { openDatabase } from "../open";
 import { createFlowRepo } from "./flows";
 import { createRunRepo } from "./runs";
+import { deleteEmptyRunCounts, runVolume } from "./run-volume";
 
 let db: ReturnType<typeof tempDatabase>;
 let repo: ReturnType<typeof createRunRepo>;
@@ -199,5 +200,19 @@ describe("upgrading a database that already holds runs", () => {
       await old.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("run volume", () => {
+  it("counts every stored run and those of the last 24 hours, and drops emptied counters", async () => {
+    const now = hour + 30 * 3_600_000;
+    insertRun({ flowId: flowA, at: now - 2 * 3_600_000 });
+    insertRun({ flowId: flowA, at: now - 25 * 3_600_000 });
+    const old = insertRun({ flowId: flowB, at: now - 29 * 3_600_000, status: "failed" });
+    expect(runVolume(db.sql, now)).toEqual({ total: 3, lastDay: 1 });
+    db.sql.prepare(`DELETE FROM "Run" WHERE id = ?`).run(old);
+    expect(runVolume(db.sql, now)).toEqual({ total: 2, lastDay: 1 });
+    expect(deleteEmptyRunCounts(db.sql)).toBe(1);
+    expect(db.sql.prepare(`SELECT count(*) FROM "RunCount"`).pluck().get()).toBe(2);
   });
 });

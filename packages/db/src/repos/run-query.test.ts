@@ -72,35 +72,49 @@ describe("run list query plans", () => {
     expect(sortsEveryMatch(rows)).toBe(false);
   });
 
-  it("walks a duration index for the longest-first sort, and reads no more than one filter's runs", () => {
-    for (const [f, index] of [
+  it("walks a duration index for the longest-first sort with one filter or none", () => {
+    const cases: [RunFilterSql, string][] = [
       [{}, "Run_durationMs_idx"],
-      [{ flowId: "flow-1", statuses: ["failed"] }, "Run_flowId_durationMs_idx"],
-      [{ statuses: ["failed"], channels: ["email"] }, "Run_status_durationMs_idx"],
+      [{ flowId: "flow-1" }, "Run_flowId_durationMs_idx"],
+      [{ statuses: ["failed"] }, "Run_status_durationMs_idx"],
       [{ channels: ["email"] }, "Run_channel_durationMs_idx"],
-    ] as const) {
+    ];
+    for (const [f, index] of cases) {
       const rows = plan(buildListQuery(f, "duration", { id: "x", key: 1200 }, 51));
       expect(branchScans(rows)[0]!.detail).toContain(`INDEX ${index}`);
       expect(sortsEveryMatch(rows)).toBe(false);
     }
   });
 
-  it("finds search matches through the full-text index and orders them without reading every run", () => {
-    for (const f of [
+  it("sorts by duration only the intersection that an index of several filters finds", () => {
+    const f = { flowId: "f", statuses: ["failed"], channels: ["email"] };
+    const rows = plan(buildListQuery(f, "duration", null, 51));
+    expect(branchScans(rows)[0]!.detail).toBe(
+      "SEARCH Run USING INDEX Run_flowId_status_channel_createdAt_idx (flowId=? AND status=? AND channel=?)",
+    );
+  });
+
+  it("walks search matches in the full-text index's rowid order and sorts nothing", () => {
+    const filters: RunFilterSql[] = [
       {},
       { flowId: "flow-1", statuses: ["failed"] },
       { channels: ["email", "cron"], fromMs: 5 },
-    ]) {
-      for (const cursor of [null, { id: "x", key: 5 }]) {
-        const rows = plan(buildListQuery({ ...f, match: toFtsQuery("timeout") }, "newest", cursor, 51));
-        const details = rows.map((r) => r.detail);
-        expect(details).toContainEqual(expect.stringMatching(/^SCAN RunSearch VIRTUAL TABLE INDEX \d+:M/));
-        expect(details).toContainEqual("SEARCH d USING INTEGER PRIMARY KEY (rowid=?)");
-        // Every other read of a table is a lookup by key: no full scan of Run or RunSearchDoc.
-        for (const d of details.filter((x) => /^SCAN /.test(x)))
-          expect(d).toMatch(/^SCAN (RunSearch VIRTUAL TABLE|k|x)\b/);
-      }
-    }
+    ];
+    for (const f of filters)
+      for (const sort of ["newest", "oldest"] as const)
+        for (const cursor of [null, { id: "x", key: 5 }]) {
+          const rows = plan(buildListQuery({ ...f, match: toFtsQuery("timeout") }, sort, cursor, 51));
+          const details = rows.map((r) => r.detail);
+          // FTS5 takes over ORDER BY rowid itself: its plan number carries 0x40 (by rowid), 0x80 (descending).
+          const fts = details.map((d) => /^SCAN RunSearch VIRTUAL TABLE INDEX (\d+):M/.exec(d)).find(Boolean);
+          const idxNum = Number(fts?.[1]);
+          expect(idxNum & 0x40).toBe(0x40);
+          expect(idxNum & 0x80).toBe(sort === "newest" ? 0x80 : 0);
+          expect(details).toContainEqual("SEARCH d USING INTEGER PRIMARY KEY (rowid=?)");
+          expect(rows.filter((r) => r.detail.includes("TEMP B-TREE") && r.parent !== 0)).toEqual([]);
+          for (const d of details.filter((x) => /^SCAN /.test(x)))
+            expect(d).toMatch(/^SCAN (RunSearch VIRTUAL TABLE|k)\b/);
+        }
   });
 });
 

@@ -85,19 +85,20 @@ export function indexFor(
   channel: string | undefined,
   sort: RunSort,
 ): string | undefined {
-  if (sort === "duration") {
-    // One index per single filter; a combination reads the first one's runs and checks the rest.
-    if (flowId !== undefined) return "Run_flowId_durationMs_idx";
-    if (status !== undefined) return "Run_status_durationMs_idx";
-    if (channel !== undefined) return "Run_channel_durationMs_idx";
-    return "Run_durationMs_idx";
-  }
   const cols = [
     flowId !== undefined && "flowId",
     status !== undefined && "status",
     channel !== undefined && "channel",
   ];
-  return `Run_${[...cols.filter(Boolean), "createdAt"].join("_")}_idx`;
+  const filters = cols.filter(Boolean);
+  if (sort === "duration") {
+    // One filter: walk its duration index. Several: their combined index finds the (smaller) intersection,
+    // which is then sorted; walking one filter's duration index would read all of its runs when the
+    // intersection is rare.
+    if (filters.length === 0) return "Run_durationMs_idx";
+    if (filters.length === 1) return `Run_${filters[0]}_durationMs_idx`;
+  }
+  return `Run_${[...filters, "createdAt"].join("_")}_idx`;
 }
 
 /**
@@ -113,7 +114,7 @@ export function buildListQuery(
   take: number,
 ): BuiltQuery {
   if (f.match !== undefined && sort !== "duration")
-    return withColumns(searchKeys(f, sort, cursor, take), sort);
+    return withDocColumns(searchKeys(f, sort, cursor, take), sort);
   const branches: BuiltQuery[] = [];
   for (const status of orNone(f.statuses))
     for (const channel of orNone(f.channels)) {
@@ -142,16 +143,22 @@ export function buildListQuery(
 function withColumns(keys: BuiltQuery, sort: RunSort): BuiltQuery {
   const outer = orderBy[sort].replace(/(\w+) (ASC|DESC)/g, "r.$1 $2");
   return {
-    sql: `SELECT ${listColumns} FROM (${keys.sql}) k JOIN "Run" r ON r.id = k.id JOIN "Flow" f ON f.id = r.flowId ORDER BY ${outer}`,
+    sql: `SELECT ${listColumns}, NULL AS doc FROM (${keys.sql}) k JOIN "Run" r ON r.id = k.id JOIN "Flow" f ON f.id = r.flowId ORDER BY ${outer}`,
+    args: keys.args,
+  };
+}
+
+/** Search pages keep the walk's order and carry each run's document rowid for the cursor. */
+function withDocColumns(keys: BuiltQuery, sort: RunSort): BuiltQuery {
+  return {
+    sql: `SELECT ${listColumns}, k.doc AS doc FROM (${keys.sql}) k JOIN "Run" r ON r.id = k.id JOIN "Flow" f ON f.id = r.flowId ORDER BY k.doc ${sort === "newest" ? "DESC" : "ASC"}`,
     args: keys.args,
   };
 }
 
 /** Search filters over RunSearchDoc, whose rows carry their run's createdAt, flow and channel. */
 function docConditions(f: RunFilterSql): BuiltQuery[] {
-  const out: BuiltQuery[] = [
-    { sql: `d.id IN (SELECT rowid FROM "RunSearch" WHERE "RunSearch" MATCH ?)`, args: [f.match!] },
-  ];
+  const out: BuiltQuery[] = [{ sql: `"RunSearch" MATCH ?`, args: [f.match!] }];
   if (f.flowId !== undefined) out.push({ sql: "d.flowId = ?", args: [f.flowId] });
   if (f.channels?.length)
     out.push({ sql: `d.channel IN (${f.channels.map(() => "?").join(", ")})`, args: f.channels });
@@ -160,29 +167,25 @@ function docConditions(f: RunFilterSql): BuiltQuery[] {
   return out;
 }
 
+const searchFrom = `"RunSearch" JOIN "RunSearchDoc" d ON d.id = "RunSearch".rowid`;
+
 /**
- * A search page: the full-text matches are ordered by the createdAt their documents carry, without
- * reading a run; only a status filter looks each candidate's run up, in order, until the page is full.
+ * A search page walks the full-text matches by rowid (admission order: newest first, or oldest first)
+ * and stops when the page is full; nothing is sorted. Filters are checked on each match's small
+ * RunSearchDoc row, a status filter on its run. The cursor is the last document's rowid.
  */
 function searchKeys(f: RunFilterSql, sort: RunSort, cursor: CursorKey | null, take: number): BuiltQuery {
   const conds = docConditions(f);
-  if (cursor) {
-    const at = sqlDate(cursor.key ?? 0);
-    const cmp = sort === "newest" ? "<" : ">";
-    conds.push({
-      sql: `d.createdAt ${cmp}= ? AND (d.createdAt ${cmp} ? OR d.runId ${cmp} ?)`,
-      args: [at, at, cursor.id],
-    });
-  }
+  const newest = sort === "newest";
+  if (cursor) conds.push({ sql: `"RunSearch".rowid ${newest ? "<" : ">"} ?`, args: [cursor.key ?? 0] });
   if (f.statuses?.length)
     conds.push({
       sql: `EXISTS (SELECT 1 FROM "Run" s WHERE s.id = d.runId AND s.status IN (${f.statuses.map(() => "?").join(", ")}))`,
       args: f.statuses,
     });
   const w = join(conds);
-  const dir = sort === "newest" ? "DESC" : "ASC";
   return {
-    sql: `SELECT DISTINCT d.runId AS id, d.createdAt FROM "RunSearchDoc" d WHERE ${w.sql} ORDER BY d.createdAt ${dir}, d.runId ${dir} LIMIT ?`,
+    sql: `SELECT d.runId AS id, d.id AS doc FROM ${searchFrom} WHERE ${w.sql} ORDER BY "RunSearch".rowid ${newest ? "DESC" : "ASC"} LIMIT ?`,
     args: [...w.args, take],
   };
 }
@@ -213,7 +216,7 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
     const w = join(docConditions(f));
     return [
       {
-        sql: `SELECT r.status, count(*) AS n FROM (SELECT DISTINCT d.runId FROM "RunSearchDoc" d WHERE ${w.sql} LIMIT ?) x
+        sql: `SELECT r.status, count(*) AS n FROM (SELECT d.runId FROM ${searchFrom} WHERE ${w.sql} LIMIT ?) x
               JOIN "Run" r ON r.id = x.runId GROUP BY r.status`,
         args: [...w.args, SEARCH_COUNT_CAP + 1],
       },

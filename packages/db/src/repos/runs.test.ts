@@ -223,6 +223,24 @@ describe("run list over 5 000 seeded runs", () => {
     db.sql.prepare(`DELETE FROM "Run" WHERE id = ?`).run(extra);
   });
 
+  it("pages a search oldest first and longest first without gaps or repeats", async () => {
+    for (const sort of ["oldest", "duration"] as const) {
+      const q = { search: "http", channel: ["email", "manual"], sort };
+      expect(await allPages({ ...q, limit: 41 })).toEqual(expected(q).map((r) => r.id));
+    }
+  });
+
+  it("refuses a search's cursor on a list without one, and the other way round", async () => {
+    const searched = await repo.list({ search: "http", limit: 5 });
+    const plain = await repo.list({ limit: 5 });
+    await expect(repo.list({ cursor: searched.nextCursor! })).rejects.toThrow(
+      /belongs to a list with a search; start again from the first page/,
+    );
+    await expect(repo.list({ search: "http", cursor: plain.nextCursor! })).rejects.toThrow(
+      /belongs to a list without a search/,
+    );
+  });
+
   it("refuses a malformed duration cursor", async () => {
     await expect(repo.list({ sort: "duration", cursor: "not-a-cursor" })).rejects.toThrow(
       'invalid cursor "not-a-cursor"',

@@ -13,12 +13,16 @@ import { toFtsQuery } from "./run-search";
 
 export type { RunSort };
 
-/** Opaque page token: the sort key (createdAt in ms, or the duration) and the id, as "<key|n>~<id>". */
+/**
+ * Opaque page token "<key|n>~<id>": the sort key (createdAt in ms, or the duration) and the id; a
+ * search's time-ordered pages use "s<document rowid>~<id>".
+ */
 function encodeCursor(
   sort: RunSort,
-  last: { id: string; createdAt: Date; durationMs: number | null },
+  last: { id: string; createdAt: string; durationMs: number | null; doc: number | null },
 ): string {
-  const key = sort === "duration" ? last.durationMs : last.createdAt.getTime();
+  if (last.doc !== null) return `s${last.doc}~${last.id}`;
+  const key = sort === "duration" ? last.durationMs : Date.parse(last.createdAt);
   return `${key ?? "n"}~${last.id}`;
 }
 
@@ -93,6 +97,7 @@ interface ListRow {
   errorNodeId: string | null;
   rerunOf: string | null;
   flowName: string;
+  doc: number | null;
 }
 
 const asList = (v: string | string[] | undefined) =>
@@ -133,10 +138,16 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
   const createdAtOf = prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
 
   /** Cursor back to a key; a plain run id (what earlier versions returned) is looked up. */
-  function decodeCursor(sort: RunSort, cursor: string | undefined): CursorKey | null {
+  function decodeCursor(sort: RunSort, cursor: string | undefined, search: boolean): CursorKey | null {
     if (!cursor) return null;
+    const walk = search && sort !== "duration";
+    if (walk !== cursor.startsWith("s"))
+      throw new RangeError(
+        `cursor "${cursor}" belongs to a list ${walk ? "without" : "with"} a search; start again from the first page`,
+      );
+    if (walk) cursor = cursor.slice(1);
     const tilde = cursor.indexOf("~");
-    if (tilde < 0 && sort !== "duration") {
+    if (tilde < 0 && sort !== "duration" && !walk) {
       const row = createdAtOf.get(cursor) as { createdAt: string } | undefined;
       if (!row)
         throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
@@ -156,18 +167,17 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
       const sort = q.sort ?? "newest";
       const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
-      const built = buildListQuery(filter, sort, decodeCursor(sort, q.cursor), limit + 1);
-      const rows = (prepared(built.sql).all(...built.args) as ListRow[]).map(
-        ({ flowName, createdAt, startedAt, endedAt, ...r }) => ({
-          ...r,
-          createdAt: new Date(createdAt),
-          startedAt: date(startedAt),
-          endedAt: date(endedAt),
-          flow: { name: flowName },
-        }),
-      );
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
+      const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
+      const built = buildListQuery(filter, sort, cursor, limit + 1);
+      const rows = prepared(built.sql).all(...built.args) as ListRow[];
+      const page = rows.slice(0, limit).map(({ flowName, createdAt, startedAt, endedAt, doc: _doc, ...r }) => ({
+        ...r,
+        createdAt: new Date(createdAt),
+        startedAt: date(startedAt),
+        endedAt: date(endedAt),
+        flow: { name: flowName },
+      }));
+      const last = rows[limit - 1];
       return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(sort, last) : null };
     },
 

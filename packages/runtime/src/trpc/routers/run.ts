@@ -51,15 +51,21 @@ const retentionRouter = router({
       throw new TRPCError({ code: "BAD_REQUEST", message: "invalid retention policy", cause: parsed.error });
     return ctx.host.services.retention.setPolicy(parsed.data);
   }),
-  /** Database size (page_count × page_size + WAL) and what the last pruning run did. */
-  storage: viewerProcedure.query(({ ctx }) => {
-    const last = ctx.host.services.retention.lastRun();
+  /**
+   * Database size (page_count × page_size + WAL), runs stored and growth, the storage budget and its
+   * warning, whether the default policy applies, and what the last pruning run did.
+   */
+  storage: viewerProcedure.query(async ({ ctx }) => {
+    const retention = ctx.host.services.retention;
+    const last = retention.lastRun();
     return {
-      size: ctx.host.services.retention.size(),
+      ...(await retention.storage()),
+      policySource: await retention.policySource(),
       lastRun: last
         ? {
             startedAt: last.startedAt,
             deletedRuns: last.prune.deletedRuns,
+            overBudgetRuns: last.prune.overBudgetRuns,
             reclaim: last.reclaim.action,
             freedBytes: last.reclaim.before.totalBytes - last.reclaim.after.totalBytes,
             durationMs: Math.round(last.durationMs),

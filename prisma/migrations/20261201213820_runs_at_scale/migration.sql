@@ -13,14 +13,13 @@ CREATE TABLE "RunCount" (
 CREATE TABLE "RunSearchDoc" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "runId" TEXT NOT NULL,
-    "stepRowId" TEXT,
     "createdAt" TEXT NOT NULL,
     "flowId" TEXT NOT NULL,
     "channel" TEXT NOT NULL
 );
 
 -- CreateIndex
-CREATE INDEX "RunSearchDoc_runId_idx" ON "RunSearchDoc"("runId");
+CREATE UNIQUE INDEX "RunSearchDoc_runId_key" ON "RunSearchDoc"("runId");
 
 -- CreateIndex
 CREATE INDEX "Run_status_createdAt_idx" ON "Run"("status", "createdAt");
@@ -54,9 +53,10 @@ CREATE INDEX "Run_channel_durationMs_idx" ON "Run"("channel", "durationMs");
 
 -- Written by hand below this line: Prisma's schema has no notation for FTS5 tables or triggers.
 
--- Full-text index over each run's error and the start of its trigger payload, and over step errors.
--- Contentless (the text stays in Run/Step only); contentless_delete lets a deleted run take its entries along.
--- Rowids are RunSearchDoc ids, which VACUUM keeps (Run's own rowid it may renumber).
+-- Full-text index: one document per run (its error, the first 8 KiB of its payload, its steps' errors).
+-- Contentless (the text stays in Run and Step only); contentless_delete lets a changed or deleted run
+-- replace or drop its entry. Rowids are RunSearchDoc ids, which VACUUM keeps (Run's own rowid it may
+-- renumber) and which grow in admission order: walking the index by rowid walks runs newest first.
 CREATE VIRTUAL TABLE "RunSearch" USING fts5(
     body,
     content = '',
@@ -64,8 +64,8 @@ CREATE VIRTUAL TABLE "RunSearch" USING fts5(
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
--- Status counts per hour, flow and channel: inserted, moved and removed with the runs themselves, so the
--- counts are exact in every transaction and the runs page never scans Run to show them.
+-- Status counts per hour, flow and channel are inserted, moved and removed with the runs themselves,
+-- so they are exact in every transaction and the runs page never scans Run to show them.
 CREATE TRIGGER "Run_after_insert" AFTER INSERT ON "Run" BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
@@ -89,40 +89,45 @@ BEGIN
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
 END;
 
--- A run that fails after admission gets its error indexed then (the payload was indexed at insert).
+-- A run that fails after admission, or a step that fails, re-indexes the run's document in place (same
+-- rowid, so its place in the newest-first walk stays). Runs that succeed never pay for this.
 CREATE TRIGGER "Run_after_update_error" AFTER UPDATE OF "errorMessage" ON "Run"
-WHEN new."errorMessage" IS NOT NULL AND new."errorMessage" IS NOT old."errorMessage"
+WHEN new."errorMessage" IS NOT old."errorMessage"
 BEGIN
-    INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
-    VALUES (new."id", new."createdAt", new."flowId", new."channel");
-    INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
+    DELETE FROM "RunSearch" WHERE rowid = (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = new."id");
+    INSERT INTO "RunSearch" (rowid, body)
+    SELECT d."id", coalesce(new."errorMessage" || ' ', '') || substr(new."triggerPayload", 1, 8192)
+        || coalesce(' ' || (SELECT group_concat(s."errorMessage", ' ') FROM "Step" s
+                            WHERE s."runId" = new."id" AND s."errorMessage" IS NOT NULL), '')
+    FROM "RunSearchDoc" d WHERE d."runId" = new."id";
+END;
+
+CREATE TRIGGER "Step_after_insert_error" AFTER INSERT ON "Step" WHEN new."errorMessage" IS NOT NULL BEGIN
+    DELETE FROM "RunSearch" WHERE rowid = (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = new."runId");
+    INSERT INTO "RunSearch" (rowid, body)
+    SELECT d."id", coalesce(r."errorMessage" || ' ', '') || substr(r."triggerPayload", 1, 8192)
+        || coalesce(' ' || (SELECT group_concat(s."errorMessage", ' ') FROM "Step" s
+                            WHERE s."runId" = r."id" AND s."errorMessage" IS NOT NULL), '')
+    FROM "RunSearchDoc" d JOIN "Run" r ON r."id" = d."runId" WHERE d."runId" = new."runId";
 END;
 
 CREATE TRIGGER "Run_after_delete" AFTER DELETE ON "Run" BEGIN
     UPDATE "RunCount" SET "n" = "n" - 1
     WHERE "hour" = substr(old."createdAt", 1, 13) AND "flowId" = old."flowId"
       AND "channel" = old."channel" AND "status" = old."status";
-    DELETE FROM "RunSearch" WHERE rowid IN (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = old."id");
+    DELETE FROM "RunSearch" WHERE rowid = (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = old."id");
     DELETE FROM "RunSearchDoc" WHERE "runId" = old."id";
 END;
 
-CREATE TRIGGER "Step_after_insert_error" AFTER INSERT ON "Step" WHEN new."errorMessage" IS NOT NULL BEGIN
-    INSERT INTO "RunSearchDoc" ("runId", "stepRowId", "createdAt", "flowId", "channel")
-    SELECT new."runId", new."id", r."createdAt", r."flowId", r."channel" FROM "Run" r WHERE r."id" = new."runId";
-    INSERT INTO "RunSearch" (rowid, body) VALUES (last_insert_rowid(), new."errorMessage");
-END;
-
--- Existing runs: counts, then one search document per run and per failed step.
+-- Existing runs: counts, then one search document per run, oldest first so rowids follow createdAt.
 INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
 SELECT substr("createdAt", 1, 13), "flowId", "channel", "status", count(*) FROM "Run" GROUP BY 1, 2, 3, 4;
 
 INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
-SELECT "id", "createdAt", "flowId", "channel" FROM "Run" ORDER BY "createdAt";
-INSERT INTO "RunSearchDoc" ("runId", "stepRowId", "createdAt", "flowId", "channel")
-SELECT s."runId", s."id", r."createdAt", r."flowId", r."channel"
-FROM "Step" s JOIN "Run" r ON r."id" = s."runId" WHERE s."errorMessage" IS NOT NULL;
+SELECT "id", "createdAt", "flowId", "channel" FROM "Run" ORDER BY "createdAt", "id";
+
 INSERT INTO "RunSearch" (rowid, body)
 SELECT d."id", coalesce(r."errorMessage" || ' ', '') || substr(r."triggerPayload", 1, 8192)
-FROM "RunSearchDoc" d JOIN "Run" r ON r."id" = d."runId" WHERE d."stepRowId" IS NULL;
-INSERT INTO "RunSearch" (rowid, body)
-SELECT d."id", s."errorMessage" FROM "RunSearchDoc" d JOIN "Step" s ON s."id" = d."stepRowId";
+    || coalesce(' ' || (SELECT group_concat(s."errorMessage", ' ') FROM "Step" s
+                        WHERE s."runId" = r."id" AND s."errorMessage" IS NOT NULL), '')
+FROM "RunSearchDoc" d JOIN "Run" r ON r."id" = d."runId";
