@@ -33,8 +33,6 @@ export const SEARCH_COUNT_CAP = 10_000;
 export const listColumns = `r.id, r.flowId, r.flowVersion, r.status, r.channel, r.createdAt, r.startedAt, r.endedAt,
   r.durationMs, r.errorCode, r.errorMessage, r.errorNodeId, r.rerunOf, f.name AS flowName`;
 
-const searchClause = `id IN (SELECT runId FROM "RunSearchDoc" WHERE id IN (SELECT rowid FROM "RunSearch" WHERE "RunSearch" MATCH ?))`;
-
 const orderBy: Record<RunSort, string> = {
   newest: "createdAt DESC, id DESC",
   oldest: "createdAt ASC, id ASC",
@@ -57,14 +55,13 @@ function keyset(sort: RunSort, c: CursorKey): BuiltQuery {
     : { sql: "createdAt >= ? AND (createdAt > ? OR id > ?)", args: [at, at, c.id] };
 }
 
-/** Conditions shared by the list and the counts: flow, channel set, time range, search (not status). */
+/** Conditions on Run shared by the list and the counts: flow, channel, time range (not status, not search). */
 function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
   const out: BuiltQuery[] = [];
   if (f.flowId !== undefined) out.push({ sql: "flowId = ?", args: [f.flowId] });
   if (channel !== undefined) out.push({ sql: "channel = ?", args: [channel] });
   if (f.fromMs !== undefined) out.push({ sql: "createdAt >= ?", args: [sqlDate(f.fromMs)] });
   if (f.toMs !== undefined) out.push({ sql: "createdAt < ?", args: [sqlDate(f.toMs)] });
-  if (f.match !== undefined) out.push({ sql: searchClause, args: [f.match] });
   return out;
 }
 
@@ -77,14 +74,14 @@ const orNone = <T>(values: T[] | undefined): (T | undefined)[] => (values?.lengt
 /**
  * The index a branch reads, named rather than left to the planner: without statistics SQLite prefers a
  * short index with a time range over the one matching every equality filter, and reads far more rows.
- * A search is left to the planner, which starts from the full-text matches.
+ * (Searches read the full-text index instead: see searchKeys.)
  */
 export function indexFor(
   flowId: string | undefined,
   status: string | undefined,
   channel: string | undefined,
   sort: RunSort,
-): string | undefined {
+): string {
   const cols = [
     flowId !== undefined && "flowId",
     status !== undefined && "status",
@@ -113,8 +110,10 @@ export function buildListQuery(
   cursor: CursorKey | null,
   take: number,
 ): BuiltQuery {
-  if (f.match !== undefined && sort !== "duration")
-    return withDocColumns(searchKeys(f, sort, cursor, take), sort);
+  if (f.match !== undefined) {
+    const keys = searchKeys(f, sort, cursor, take);
+    return sort === "duration" ? withColumns(keys, sort) : withDocColumns(keys, sort);
+  }
   const branches: BuiltQuery[] = [];
   for (const status of orNone(f.statuses))
     for (const channel of orNone(f.channels)) {
@@ -122,8 +121,7 @@ export function buildListQuery(
       if (status !== undefined) conds.unshift({ sql: "status = ?", args: [status] });
       if (cursor) conds.push(keyset(sort, cursor));
       const where = conds.length ? `WHERE ${join(conds).sql}` : "";
-      const index = f.match === undefined ? indexFor(f.flowId, status, channel, sort) : undefined;
-      const from = index ? `"Run" INDEXED BY "${index}"` : `"Run"`;
+      const from = `"Run" INDEXED BY "${indexFor(f.flowId, status, channel, sort)}"`;
       branches.push({
         sql: `SELECT id, createdAt, durationMs FROM ${from} ${where} ORDER BY ${orderBy[sort]} LIMIT ?`,
         args: [...join(conds).args, take],
@@ -156,7 +154,7 @@ function withDocColumns(keys: BuiltQuery, sort: RunSort): BuiltQuery {
   };
 }
 
-/** Search filters over RunSearchDoc, whose rows carry their run's createdAt, flow and channel. */
+/** Search filters over RunSearchDoc, whose rows carry their run's createdAt, flow, channel and status. */
 function docConditions(f: RunFilterSql): BuiltQuery[] {
   const out: BuiltQuery[] = [{ sql: `"RunSearch" MATCH ?`, args: [f.match!] }];
   if (f.flowId !== undefined) out.push({ sql: "d.flowId = ?", args: [f.flowId] });
@@ -164,6 +162,8 @@ function docConditions(f: RunFilterSql): BuiltQuery[] {
     out.push({ sql: `d.channel IN (${f.channels.map(() => "?").join(", ")})`, args: f.channels });
   if (f.fromMs !== undefined) out.push({ sql: "d.createdAt >= ?", args: [sqlDate(f.fromMs)] });
   if (f.toMs !== undefined) out.push({ sql: "d.createdAt < ?", args: [sqlDate(f.toMs)] });
+  if (f.statuses?.length)
+    out.push({ sql: `d.status IN (${f.statuses.map(() => "?").join(", ")})`, args: f.statuses });
   return out;
 }
 
@@ -171,18 +171,29 @@ const searchFrom = `"RunSearch" JOIN "RunSearchDoc" d ON d.id = "RunSearch".rowi
 
 /**
  * A search page walks the full-text matches by rowid (admission order: newest first, or oldest first)
- * and stops when the page is full; nothing is sorted. Filters are checked on each match's small
- * RunSearchDoc row, a status filter on its run. The cursor is the last document's rowid.
+ * and stops when the page is full; nothing is sorted. Every filter is checked on the match's small
+ * RunSearchDoc row. The cursor is the last document's rowid. Longest first sorts the matches' rows.
  */
 function searchKeys(f: RunFilterSql, sort: RunSort, cursor: CursorKey | null, take: number): BuiltQuery {
   const conds = docConditions(f);
+  if (sort === "duration") {
+    if (cursor)
+      conds.push(
+        cursor.key === null
+          ? { sql: "d.durationMs IS NULL AND d.runId < ?", args: [cursor.id] }
+          : {
+              sql: "(d.durationMs < ? OR (d.durationMs = ? AND d.runId < ?) OR d.durationMs IS NULL)",
+              args: [cursor.key, cursor.key, cursor.id],
+            },
+      );
+    const w = join(conds);
+    return {
+      sql: `SELECT d.runId AS id FROM ${searchFrom} WHERE ${w.sql} ORDER BY d.durationMs DESC, d.runId DESC LIMIT ?`,
+      args: [...w.args, take],
+    };
+  }
   const newest = sort === "newest";
   if (cursor) conds.push({ sql: `"RunSearch".rowid ${newest ? "<" : ">"} ?`, args: [cursor.key ?? 0] });
-  if (f.statuses?.length)
-    conds.push({
-      sql: `EXISTS (SELECT 1 FROM "Run" s WHERE s.id = d.runId AND s.status IN (${f.statuses.map(() => "?").join(", ")}))`,
-      args: f.statuses,
-    });
   const w = join(conds);
   return {
     sql: `SELECT d.runId AS id, d.id AS doc FROM ${searchFrom} WHERE ${w.sql} ORDER BY "RunSearch".rowid ${newest ? "DESC" : "ASC"} LIMIT ?`,
@@ -216,8 +227,7 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
     const w = join(docConditions(f));
     return [
       {
-        sql: `SELECT r.status, count(*) AS n FROM (SELECT d.runId FROM ${searchFrom} WHERE ${w.sql} LIMIT ?) x
-              JOIN "Run" r ON r.id = x.runId GROUP BY r.status`,
+        sql: `SELECT status, count(*) AS n FROM (SELECT d.status FROM ${searchFrom} WHERE ${w.sql} LIMIT ?) GROUP BY status`,
         args: [...w.args, SEARCH_COUNT_CAP + 1],
       },
     ];

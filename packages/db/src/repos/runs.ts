@@ -170,13 +170,15 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
       const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
       const built = buildListQuery(filter, sort, cursor, limit + 1);
       const rows = prepared(built.sql).all(...built.args) as ListRow[];
-      const page = rows.slice(0, limit).map(({ flowName, createdAt, startedAt, endedAt, doc: _doc, ...r }) => ({
-        ...r,
-        createdAt: new Date(createdAt),
-        startedAt: date(startedAt),
-        endedAt: date(endedAt),
-        flow: { name: flowName },
-      }));
+      const page = rows
+        .slice(0, limit)
+        .map(({ flowName, createdAt, startedAt, endedAt, doc: _doc, ...r }) => ({
+          ...r,
+          createdAt: new Date(createdAt),
+          startedAt: date(startedAt),
+          endedAt: date(endedAt),
+          flow: { name: flowName },
+        }));
       const last = rows[limit - 1];
       return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(sort, last) : null };
     },

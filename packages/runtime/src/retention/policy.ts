@@ -50,7 +50,11 @@ export function isEmptyRule(rule: RetentionRule): boolean {
  * version that kept every run forever (n8n prunes by default too: 14 days, 10 000 executions). Saving a
  * policy with empty fields keeps runs forever again.
  */
-export const DEFAULT_RETENTION: RetentionPolicy = Object.freeze({ keepDays: 14, keepRuns: 10_000, flows: {} });
+export const DEFAULT_RETENTION: RetentionPolicy = Object.freeze({
+  keepDays: 14,
+  keepRuns: 10_000,
+  flows: {},
+});
 
 /** Share of the storage budget from which the UI warns. */
 export const BUDGET_WARNING_RATIO = 0.8;

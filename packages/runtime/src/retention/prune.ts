@@ -134,15 +134,21 @@ export async function pruneRuns(
     if (keep !== undefined) await drain(flowId, (n) => ids(beyondNewest.all(flowId, ...FINISHED, n, keep)));
   }
   if (policy.storageBudgetMb !== undefined) {
-    const excess = runsOverBudget(sql, policy.storageBudgetMb * 1024 * 1024);
-    let left = excess;
     const before = report.deletedRuns;
-    await drain(undefined, (n) => {
-      if (left <= 0) return [];
-      const got = ids(oldestFinished.all(...FINISHED, Math.min(n, left)));
-      left -= got.length;
-      return got;
-    });
+    // Deleting rows leaves pages part-filled, so the used size falls slower than the estimate: measure
+    // again after each round (a few at most) rather than delete everything on one guess.
+    for (let round = 0; round < 8 && !o.stopped?.(); round++) {
+      let left = runsOverBudget(sql, policy.storageBudgetMb * 1024 * 1024);
+      if (left === 0) break;
+      const deletedBefore = report.deletedRuns;
+      await drain(undefined, (n) => {
+        if (left <= 0) return [];
+        const got = ids(oldestFinished.all(...FINISHED, Math.min(n, left)));
+        left -= got.length;
+        return got;
+      });
+      if (report.deletedRuns === deletedBefore) break; // only live runs are left
+    }
     report.overBudgetRuns = report.deletedRuns - before;
   }
   report.attachmentIds = [...attachmentIds];

@@ -26,7 +26,9 @@ export function storageStatus(size: DatabaseSize, runs: RunVolume, policy: Reten
   const budgetBytes = policy.storageBudgetMb === undefined ? null : policy.storageBudgetMb * 1024 * 1024;
   const budgetUsed = budgetBytes === null ? null : used / budgetBytes;
   const daysToBudget =
-    budgetBytes === null || growthBytesPerDay === 0 ? null : Math.max(0, (budgetBytes - used) / growthBytesPerDay);
+    budgetBytes === null || growthBytesPerDay === 0
+      ? null
+      : Math.max(0, (budgetBytes - used) / growthBytesPerDay);
   let warning: string | null = null;
   if (budgetBytes !== null && budgetUsed !== null && budgetUsed >= BUDGET_WARNING_RATIO) {
     const pct = Math.round(budgetUsed * 100);

@@ -15,7 +15,9 @@ CREATE TABLE "RunSearchDoc" (
     "runId" TEXT NOT NULL,
     "createdAt" TEXT NOT NULL,
     "flowId" TEXT NOT NULL,
-    "channel" TEXT NOT NULL
+    "channel" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "durationMs" INTEGER
 );
 
 -- CreateIndex
@@ -70,8 +72,8 @@ CREATE TRIGGER "Run_after_insert" AFTER INSERT ON "Run" BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
-    INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
-    VALUES (new."id", new."createdAt", new."flowId", new."channel");
+    INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel", "status", "durationMs")
+    VALUES (new."id", new."createdAt", new."flowId", new."channel", new."status", new."durationMs");
     -- Only the first 8 KiB of a payload is indexed: a MiB-sized body must not make admission slow.
     INSERT INTO "RunSearch" (rowid, body)
     VALUES (last_insert_rowid(), coalesce(new."errorMessage" || ' ', '') || substr(new."triggerPayload", 1, 8192));
@@ -87,6 +89,13 @@ BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
+END;
+
+-- The search document's copies of status and duration follow the run (one small row, by unique key).
+CREATE TRIGGER "Run_after_update_doc" AFTER UPDATE OF "status", "durationMs" ON "Run"
+WHEN new."status" IS NOT old."status" OR new."durationMs" IS NOT old."durationMs"
+BEGIN
+    UPDATE "RunSearchDoc" SET "status" = new."status", "durationMs" = new."durationMs" WHERE "runId" = new."id";
 END;
 
 -- A run that fails after admission, or a step that fails, re-indexes the run's document in place (same
@@ -123,8 +132,8 @@ END;
 INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
 SELECT substr("createdAt", 1, 13), "flowId", "channel", "status", count(*) FROM "Run" GROUP BY 1, 2, 3, 4;
 
-INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel")
-SELECT "id", "createdAt", "flowId", "channel" FROM "Run" ORDER BY "createdAt", "id";
+INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel", "status", "durationMs")
+SELECT "id", "createdAt", "flowId", "channel", "status", "durationMs" FROM "Run" ORDER BY "createdAt", "id";
 
 INSERT INTO "RunSearch" (rowid, body)
 SELECT d."id", coalesce(r."errorMessage" || ' ', '') || substr(r."triggerPayload", 1, 8192)
