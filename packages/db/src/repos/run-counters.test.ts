@@ -117,10 +117,16 @@ describe("search index kept by triggers", () => {
   it("finds a run by its payload at once, and by an error set later", async () => {
     const id = insertRun({ flowId: flowA, at: hour, payload: '{"customer":"Zebulon Ltd"}' });
     expect((await repo.list({ search: "zebulon" })).runs.map((r) => r.id)).toEqual([id]);
+    expect((await repo.list({ search: "zebulon", status: "queued" })).runs).toHaveLength(1);
     db.sql
-      .prepare(`UPDATE "Run" SET status = 'failed', errorMessage = ? WHERE id = ?`)
+      .prepare(`UPDATE "Run" SET status = 'failed', errorMessage = ?, durationMs = 42 WHERE id = ?`)
       .run("quux exploded", id);
     expect((await repo.list({ search: "quux" })).runs.map((r) => r.id)).toEqual([id]);
+    // The search document's status and duration followed the run.
+    expect((await repo.list({ search: "zebulon", status: "queued" })).runs).toEqual([]);
+    expect((await repo.list({ search: "zebulon", status: "failed", sort: "duration" })).runs).toHaveLength(1);
+    expect((await repo.counts({ search: "zebulon" })).byStatus).toEqual({ failed: 1 });
+    expect(db.sql.prepare(`SELECT durationMs FROM "RunSearchDoc" WHERE runId = ?`).pluck().get(id)).toBe(42);
   });
 
   it("finds a run by a failed step's error", async () => {
