@@ -59,7 +59,7 @@ function seed(n: number, ageDays: (i: number) => number, word: string) {
       const at = new Date(now - age * DAY).toISOString().replace("Z", "+00:00");
       const customer = i % 100 === 7 ? "Zanzibar Trading" : `${word} ${i}`;
       const error =
-        status === "failed" ? (i % 8 === 2 ? "gateway refused the card" : "timeout upstream") : null;
+        status === "failed" ? (i % 40 === 2 ? "gateway refused the card" : "timeout upstream") : null;
       insert.run(
         randomUUID(),
         flows[flow]!.id,

@@ -109,9 +109,10 @@ export function buildListQuery(
   sort: RunSort,
   cursor: CursorKey | null,
   take: number,
+  scan = SEARCH_SCAN,
 ): BuiltQuery {
   if (f.match !== undefined) {
-    const keys = searchKeys(f, sort, cursor, take);
+    const keys = searchKeys(f, sort, cursor, take, scan);
     return sort === "duration" ? withColumns(keys, sort) : withDocColumns(keys, sort);
   }
   const branches: BuiltQuery[] = [];
@@ -174,7 +175,13 @@ const searchFrom = `"RunSearch" JOIN "RunSearchDoc" d ON d.id = "RunSearch".rowi
  * and stops when the page is full; nothing is sorted. Every filter is checked on the match's small
  * RunSearchDoc row. The cursor is the last document's rowid. Longest first sorts the matches' rows.
  */
-function searchKeys(f: RunFilterSql, sort: RunSort, cursor: CursorKey | null, take: number): BuiltQuery {
+function searchKeys(
+  f: RunFilterSql,
+  sort: RunSort,
+  cursor: CursorKey | null,
+  take: number,
+  scan: number,
+): BuiltQuery {
   const conds = docConditions(f);
   if (sort === "duration") {
     if (cursor)
@@ -193,11 +200,42 @@ function searchKeys(f: RunFilterSql, sort: RunSort, cursor: CursorKey | null, ta
     };
   }
   const newest = sort === "newest";
-  if (cursor) conds.push({ sql: `"RunSearch".rowid ${newest ? "<" : ">"} ?`, args: [cursor.key ?? 0] });
-  const w = join(conds);
+  const [match, ...filters] = conds;
+  const walk: BuiltQuery[] = [match!];
+  if (cursor) walk.push({ sql: `"RunSearch".rowid ${newest ? "<" : ">"} ?`, args: [cursor.key ?? 0] });
+  const w = join(walk);
+  const hit = filters.length ? join(filters) : { sql: "1", args: [] };
+  // The walk reads at most SEARCH_SCAN matches per page; searchScanEdge finds where it stopped when
+  // the page came out short, so the next page carries on from there.
   return {
-    sql: `SELECT d.runId AS id, d.id AS doc FROM ${searchFrom} WHERE ${w.sql} ORDER BY "RunSearch".rowid ${newest ? "DESC" : "ASC"} LIMIT ?`,
-    args: [...w.args, take],
+    sql: `SELECT id, doc FROM (SELECT d.runId AS id, d.id AS doc, (${hit.sql}) AS hit FROM ${searchFrom} WHERE ${w.sql}
+          ORDER BY "RunSearch".rowid ${newest ? "DESC" : "ASC"} LIMIT ?) WHERE hit LIMIT ?`,
+    args: [...hit.args, ...w.args, scan, take],
+  };
+}
+
+/**
+ * Matches a search page's walk may read. With filters that few matches pass (a common word, a rare
+ * status), a page can come out short: its cursor then points past the matches read, and the next page
+ * reads on. Bounds every page's work; the last page is the one whose cursor is null.
+ */
+export const SEARCH_SCAN = 20_000;
+
+/** Where a capped walk stopped: the number of matches it read, and the last one's rowid. */
+export function searchScanEdge(
+  f: RunFilterSql,
+  sort: RunSort,
+  cursor: CursorKey | null,
+  scan = SEARCH_SCAN,
+): BuiltQuery {
+  const newest = sort === "newest";
+  const walk: BuiltQuery[] = [{ sql: `"RunSearch" MATCH ?`, args: [f.match!] }];
+  if (cursor) walk.push({ sql: `rowid ${newest ? "<" : ">"} ?`, args: [cursor.key ?? 0] });
+  const w = join(walk);
+  return {
+    sql: `SELECT count(*) AS read, ${newest ? "min" : "max"}(rowid) AS edge FROM (SELECT rowid FROM "RunSearch" WHERE ${w.sql}
+          ORDER BY rowid ${newest ? "DESC" : "ASC"} LIMIT ?)`,
+    args: [...w.args, scan],
   };
 }
 

@@ -8,6 +8,8 @@ import {
   type RunFilterSql,
   type RunSort,
   SEARCH_COUNT_CAP,
+  SEARCH_SCAN,
+  searchScanEdge,
 } from "./run-query";
 import { toFtsQuery } from "./run-search";
 
@@ -15,13 +17,13 @@ export type { RunSort };
 
 /**
  * Opaque page token "<key|n>~<id>": the sort key (createdAt in ms, or the duration) and the id; a
- * search's time-ordered pages use "s<document rowid>~<id>".
+ * search's time-ordered pages use "s<document rowid>" (where the walk of the full-text index goes on).
  */
 function encodeCursor(
   sort: RunSort,
   last: { id: string; createdAt: string; durationMs: number | null; doc: number | null },
 ): string {
-  if (last.doc !== null) return `s${last.doc}~${last.id}`;
+  if (last.doc !== null) return `s${last.doc}`;
   const key = sort === "duration" ? last.durationMs : Date.parse(last.createdAt);
   return `${key ?? "n"}~${last.id}`;
 }
@@ -124,7 +126,13 @@ function toSqlFilter(q: RunListQuery): RunFilterSql {
 }
 
 /** Read side of runs for lists and detail views; writing belongs to the run queue. */
-export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
+export function createRunRepo(
+  prisma: PrismaClient,
+  sql: Database.Database,
+  /** Matches a search page reads at most (tests lower it to reach the limit with few runs). */
+  o: { searchScan?: number } = {},
+) {
+  const searchScan = o.searchScan ?? SEARCH_SCAN;
   const statements = new Map<string, Database.Statement>();
   const prepared = (text: string) => {
     let st = statements.get(text);
@@ -145,9 +153,14 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
       throw new RangeError(
         `cursor "${cursor}" belongs to a list ${walk ? "without" : "with"} a search; start again from the first page`,
       );
-    if (walk) cursor = cursor.slice(1);
+    if (walk) {
+      const doc = Number(cursor.slice(1));
+      if (!Number.isSafeInteger(doc) || doc < 0)
+        throw new RangeError(`invalid cursor "${cursor}" for a search`);
+      return { id: "", key: doc };
+    }
     const tilde = cursor.indexOf("~");
-    if (tilde < 0 && sort !== "duration" && !walk) {
+    if (tilde < 0 && sort !== "duration") {
       const row = createdAtOf.get(cursor) as { createdAt: string } | undefined;
       if (!row)
         throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
@@ -168,7 +181,7 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
       const sort = q.sort ?? "newest";
       const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
       const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
-      const built = buildListQuery(filter, sort, cursor, limit + 1);
+      const built = buildListQuery(filter, sort, cursor, limit + 1, searchScan);
       const rows = prepared(built.sql).all(...built.args) as ListRow[];
       const page = rows
         .slice(0, limit)
@@ -180,7 +193,15 @@ export function createRunRepo(prisma: PrismaClient, sql: Database.Database) {
           flow: { name: flowName },
         }));
       const last = rows[limit - 1];
-      return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(sort, last) : null };
+      if (rows.length > limit && last) return { runs: page, nextCursor: encodeCursor(sort, last) };
+      // A short search page may be one whose walk stopped at SEARCH_SCAN matches: go on from there.
+      if (filter.match !== undefined && sort !== "duration") {
+        const edge = searchScanEdge(filter, sort, cursor, searchScan);
+        const scan = prepared(edge.sql).get(...edge.args) as { read: number; edge: number | null };
+        if (scan.read === searchScan && scan.edge !== null)
+          return { runs: page, nextCursor: `s${scan.edge}` };
+      }
+      return { runs: page, nextCursor: null };
     },
 
     /**

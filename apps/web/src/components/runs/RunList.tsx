@@ -65,13 +65,15 @@ export function RunList() {
         {storage.data?.warning ? <StorageWarning message={storage.data.warning} link /> : null}
         <RunFilterBar filters={filters} counts={counts.data} flows={flows.data ?? []} onChange={setFilters} />
         {runs.error ? <ErrorBox message={runs.error.message} /> : null}
-        {counts.error ? <ErrorBox message={counts.error.message} /> : null}
+        {counts.error && counts.error.message !== runs.error?.message ? (
+          <ErrorBox message={counts.error.message} />
+        ) : null}
         {runs.isPending && !runs.error ? (
           <p className="text-sm text-slate-500" data-testid="runs-loading">
             {filters.search ? `Searching for “${filters.search}”…` : "Loading runs…"}
           </p>
         ) : null}
-        {runs.data && rows.length === 0 ? (
+        {runs.data && rows.length === 0 && !runs.hasNextPage ? (
           <EmptyState title="No runs match">
             Change the filters, or run a flow: runs appear here as soon as a trigger fires.
           </EmptyState>
@@ -119,6 +121,12 @@ export function RunList() {
               ))}
             </tbody>
           </table>
+        ) : null}
+        {filters.search && runs.hasNextPage && (runs.data?.pages.at(-1)?.runs.length ?? 0) < PAGE_SIZE ? (
+          <p className="text-sm text-slate-500" data-testid="search-partial">
+            {rows.length === 0 ? "No match yet: " : ""}a search reads a bounded number of matching runs at a
+            time, and this filter let few of them through. Load more to search older runs.
+          </p>
         ) : null}
         {runs.hasNextPage ? (
           <button
