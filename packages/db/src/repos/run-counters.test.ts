@@ -218,7 +218,8 @@ describe("run volume", () => {
     expect(runVolume(db.sql, now)).toEqual({ total: 3, lastDay: 1 });
     db.sql.prepare(`DELETE FROM "Run" WHERE id = ?`).run(old);
     expect(runVolume(db.sql, now)).toEqual({ total: 2, lastDay: 1 });
-    expect(deleteEmptyRunCounts(db.sql)).toBe(1);
+    expect(deleteEmptyRunCounts(db.sql)).toBe(2); // its hour's row and its flow's "failed" total
     expect(db.sql.prepare(`SELECT count(*) FROM "RunCount"`).pluck().get()).toBe(2);
+    expect(db.sql.prepare(`SELECT count(*) FROM "RunTotal"`).pluck().get()).toBe(1);
   });
 });

@@ -135,12 +135,12 @@ describe("run list query plans", () => {
 });
 
 describe("status count query plans", () => {
-  it("sum the RunCount table without touching Run when no time range or search is given", () => {
+  it("sum the RunTotal table without touching Run when no time range or search is given", () => {
     for (const f of [{}, { flowId: "flow-1" }, { channels: ["email", "cron"] }]) {
       const queries = buildCountQueries(f);
       expect(queries).toHaveLength(1);
       const rows = plan(queries[0]!);
-      expect(rows.map((r) => r.detail).join("\n")).toMatch(/RunCount/);
+      expect(rows.map((r) => r.detail).join("\n")).toMatch(/RunTotal/);
       expect(accessesOfRun(rows)).toEqual([]);
     }
   });

@@ -242,7 +242,7 @@ export function searchScanEdge(
 const hourKey = (ms: number) => sqlDate(ms).slice(0, 13);
 
 /**
- * Status counts as a sum of queries: whole hours from the RunCount table (kept by triggers), the
+ * Status counts as a sum of queries: all time from RunTotal, whole hours from RunCount (both kept by triggers), the
  * partial hours at the ends of a time range from Run itself (at most two hours of runs, by index).
  * With a search, the matching runs are counted up to SEARCH_COUNT_CAP + 1.
  */
@@ -281,7 +281,19 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
     return { sql: `SELECT status, sum(n) AS n FROM "RunCount" ${where} GROUP BY status`, args: w.args };
   };
   const { fromMs, toMs } = f;
-  if (fromMs === undefined && toMs === undefined) return [counters()];
+  if (fromMs === undefined && toMs === undefined) {
+    // All time: RunTotal has one row per flow, channel and status, however many hours runs span.
+    const w = join([
+      ...(f.flowId !== undefined ? [{ sql: "flowId = ?", args: [f.flowId] }] : []),
+      ...(channelIn ? [channelIn] : []),
+    ]);
+    return [
+      {
+        sql: `SELECT status, sum(n) AS n FROM "RunTotal" ${w.sql ? `WHERE ${w.sql}` : ""} GROUP BY status`,
+        args: w.args,
+      },
+    ];
+  }
   const wholeFrom = fromMs === undefined ? undefined : Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
   const wholeTo = toMs === undefined ? undefined : Math.floor(toMs / HOUR_MS) * HOUR_MS;
   if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo)

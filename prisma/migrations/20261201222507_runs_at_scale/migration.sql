@@ -10,6 +10,16 @@ CREATE TABLE "RunCount" (
 );
 
 -- CreateTable
+CREATE TABLE "RunTotal" (
+    "flowId" TEXT NOT NULL,
+    "channel" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "n" INTEGER NOT NULL,
+
+    PRIMARY KEY ("flowId", "channel", "status")
+);
+
+-- CreateTable
 CREATE TABLE "RunSearchDoc" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "runId" TEXT NOT NULL,
@@ -72,6 +82,8 @@ CREATE TRIGGER "Run_after_insert" AFTER INSERT ON "Run" BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
+    INSERT INTO "RunTotal" ("flowId", "channel", "status", "n") VALUES (new."flowId", new."channel", new."status", 1)
+    ON CONFLICT ("flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
     INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel", "status", "durationMs")
     VALUES (new."id", new."createdAt", new."flowId", new."channel", new."status", new."durationMs");
     -- Only the first 8 KiB of a payload is indexed: a MiB-sized body must not make admission slow.
@@ -89,6 +101,10 @@ BEGIN
     INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
     VALUES (substr(new."createdAt", 1, 13), new."flowId", new."channel", new."status", 1)
     ON CONFLICT ("hour", "flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
+    UPDATE "RunTotal" SET "n" = "n" - 1
+    WHERE "flowId" = old."flowId" AND "channel" = old."channel" AND "status" = old."status";
+    INSERT INTO "RunTotal" ("flowId", "channel", "status", "n") VALUES (new."flowId", new."channel", new."status", 1)
+    ON CONFLICT ("flowId", "channel", "status") DO UPDATE SET "n" = "n" + 1;
 END;
 
 -- The search document's copies of status and duration follow the run (one small row, by unique key).
@@ -124,6 +140,8 @@ CREATE TRIGGER "Run_after_delete" AFTER DELETE ON "Run" BEGIN
     UPDATE "RunCount" SET "n" = "n" - 1
     WHERE "hour" = substr(old."createdAt", 1, 13) AND "flowId" = old."flowId"
       AND "channel" = old."channel" AND "status" = old."status";
+    UPDATE "RunTotal" SET "n" = "n" - 1
+    WHERE "flowId" = old."flowId" AND "channel" = old."channel" AND "status" = old."status";
     DELETE FROM "RunSearch" WHERE rowid = (SELECT "id" FROM "RunSearchDoc" WHERE "runId" = old."id");
     DELETE FROM "RunSearchDoc" WHERE "runId" = old."id";
 END;
@@ -131,6 +149,11 @@ END;
 -- Existing runs: counts, then one search document per run, oldest first so rowids follow createdAt.
 INSERT INTO "RunCount" ("hour", "flowId", "channel", "status", "n")
 SELECT substr("createdAt", 1, 13), "flowId", "channel", "status", count(*) FROM "Run" GROUP BY 1, 2, 3, 4;
+
+INSERT INTO "RunTotal" ("flowId", "channel", "status", "n")
+SELECT "flowId", "channel", "status", "n" FROM (
+    SELECT "flowId", "channel", "status", sum("n") AS "n" FROM "RunCount" GROUP BY 1, 2, 3
+);
 
 INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel", "status", "durationMs")
 SELECT "id", "createdAt", "flowId", "channel", "status", "durationMs" FROM "Run" ORDER BY "createdAt", "id";
