@@ -2,13 +2,8 @@
 // that stops after a page. bench/runs-list.ts measures the same queries over 1 000 000 runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDatabase } from "../__tests__/temp-db";
-import {
-  buildCountQueries,
-  buildListQuery,
-  type CursorKey,
-  type RunFilterSql,
-  type RunSort,
-} from "./run-query";
+import { buildCountQueries } from "./run-count-query";
+import { buildListQuery, type CursorKey, type RunFilterSql, type RunSort } from "./run-query";
 import { toFtsQuery } from "./run-search";
 
 let db: ReturnType<typeof tempDatabase>;

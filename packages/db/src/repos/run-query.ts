@@ -1,4 +1,4 @@
-// SQL of the run list and its status counts: the one place a port to another database starts from.
+// SQL of the run list (and, in run-count-query.ts, its status counts): where a port to another database starts.
 // (On PostgreSQL the same shape works with the same indexes; RunSearch becomes a tsvector column with a
 // GIN index or pg_trgm, and the RunCount triggers become PL/pgSQL triggers.)
 import { sqlDate } from "../dates";
@@ -26,10 +26,6 @@ export interface BuiltQuery {
   args: (string | number)[];
 }
 
-const HOUR_MS = 3_600_000;
-/** Counting matches of a search stops here; the UI shows "10 000+" rather than scan further. */
-export const SEARCH_COUNT_CAP = 10_000;
-
 export const listColumns = `r.id, r.flowId, r.flowVersion, r.status, r.channel, r.createdAt, r.startedAt, r.endedAt,
   r.durationMs, r.errorCode, r.errorMessage, r.errorNodeId, r.rerunOf, f.name AS flowName`;
 
@@ -56,7 +52,7 @@ function keyset(sort: RunSort, c: CursorKey): BuiltQuery {
 }
 
 /** Conditions on Run shared by the list and the counts: flow, channel, time range (not status, not search). */
-function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
+export function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
   const out: BuiltQuery[] = [];
   if (f.flowId !== undefined) out.push({ sql: "flowId = ?", args: [f.flowId] });
   if (channel !== undefined) out.push({ sql: "channel = ?", args: [channel] });
@@ -65,7 +61,7 @@ function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
   return out;
 }
 
-const join = (parts: BuiltQuery[], sep = " AND "): BuiltQuery => ({
+export const join = (parts: BuiltQuery[], sep = " AND "): BuiltQuery => ({
   sql: parts.map((p) => p.sql).join(sep),
   args: parts.flatMap((p) => p.args),
 });
@@ -156,7 +152,7 @@ function withDocColumns(keys: BuiltQuery, sort: RunSort): BuiltQuery {
 }
 
 /** Search filters over RunSearchDoc, whose rows carry their run's createdAt, flow, channel and status. */
-function docConditions(f: RunFilterSql): BuiltQuery[] {
+export function docConditions(f: RunFilterSql): BuiltQuery[] {
   const out: BuiltQuery[] = [{ sql: `"RunSearch" MATCH ?`, args: [f.match!] }];
   if (f.flowId !== undefined) out.push({ sql: "d.flowId = ?", args: [f.flowId] });
   if (f.channels?.length)
@@ -168,7 +164,7 @@ function docConditions(f: RunFilterSql): BuiltQuery[] {
   return out;
 }
 
-const searchFrom = `"RunSearch" JOIN "RunSearchDoc" d ON d.id = "RunSearch".rowid`;
+export const searchFrom = `"RunSearch" JOIN "RunSearchDoc" d ON d.id = "RunSearch".rowid`;
 
 /**
  * A search page walks the full-text matches by rowid (admission order: newest first, or oldest first)
@@ -237,75 +233,4 @@ export function searchScanEdge(
           ORDER BY rowid ${newest ? "DESC" : "ASC"} LIMIT ?)`,
     args: [...w.args, scan],
   };
-}
-
-const hourKey = (ms: number) => sqlDate(ms).slice(0, 13);
-
-/**
- * Status counts as a sum of queries: all time from RunTotal, whole hours from RunCount (both kept by triggers), the
- * partial hours at the ends of a time range from Run itself (at most two hours of runs, by index).
- * With a search, the matching runs are counted up to SEARCH_COUNT_CAP + 1.
- */
-export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string | number)[] }[] {
-  const channelIn = f.channels?.length
-    ? { sql: `channel IN (${f.channels.map(() => "?").join(", ")})`, args: f.channels }
-    : undefined;
-  const runWhere = (from?: number, to?: number) =>
-    join(
-      [...baseConditions({ ...f, fromMs: from, toMs: to }), ...(channelIn ? [channelIn] : [])].filter(
-        (c) => c.sql !== "",
-      ),
-    );
-  const scanRuns = (from?: number, to?: number) => {
-    const w = runWhere(from, to);
-    const where = w.sql ? `WHERE ${w.sql}` : "";
-    return { sql: `SELECT status, count(*) AS n FROM "Run" ${where} GROUP BY status`, args: w.args };
-  };
-  if (f.match !== undefined) {
-    const w = join(docConditions(f));
-    return [
-      {
-        sql: `SELECT status, count(*) AS n FROM (SELECT d.status FROM ${searchFrom} WHERE ${w.sql} LIMIT ?) GROUP BY status`,
-        args: [...w.args, SEARCH_COUNT_CAP + 1],
-      },
-    ];
-  }
-  const counters = (fromHour?: string, toHour?: string) => {
-    const conds: BuiltQuery[] = [];
-    if (f.flowId !== undefined) conds.push({ sql: "flowId = ?", args: [f.flowId] });
-    if (channelIn) conds.push(channelIn);
-    if (fromHour !== undefined) conds.push({ sql: "hour >= ?", args: [fromHour] });
-    if (toHour !== undefined) conds.push({ sql: "hour < ?", args: [toHour] });
-    const w = join(conds);
-    const where = w.sql ? `WHERE ${w.sql}` : "";
-    return { sql: `SELECT status, sum(n) AS n FROM "RunCount" ${where} GROUP BY status`, args: w.args };
-  };
-  const { fromMs, toMs } = f;
-  if (fromMs === undefined && toMs === undefined) {
-    // All time: RunTotal has one row per flow, channel and status, however many hours runs span.
-    const w = join([
-      ...(f.flowId !== undefined ? [{ sql: "flowId = ?", args: [f.flowId] }] : []),
-      ...(channelIn ? [channelIn] : []),
-    ]);
-    return [
-      {
-        sql: `SELECT status, sum(n) AS n FROM "RunTotal" ${w.sql ? `WHERE ${w.sql}` : ""} GROUP BY status`,
-        args: w.args,
-      },
-    ];
-  }
-  const wholeFrom = fromMs === undefined ? undefined : Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
-  const wholeTo = toMs === undefined ? undefined : Math.floor(toMs / HOUR_MS) * HOUR_MS;
-  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo)
-    return [scanRuns(fromMs, toMs)];
-  const out = [
-    counters(
-      wholeFrom === undefined ? undefined : hourKey(wholeFrom),
-      wholeTo === undefined ? undefined : hourKey(wholeTo),
-    ),
-  ];
-  if (fromMs !== undefined && wholeFrom !== undefined && fromMs < wholeFrom)
-    out.push(scanRuns(fromMs, wholeFrom));
-  if (toMs !== undefined && wholeTo !== undefined && wholeTo < toMs) out.push(scanRuns(wholeTo, toMs));
-  return out;
 }

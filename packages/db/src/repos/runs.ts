@@ -2,15 +2,14 @@ import type Database from "better-sqlite3";
 import { liveRunStatuses } from "@switchyard/contracts/runs";
 import type { PrismaClient, Prisma } from "../generated/prisma/client";
 import {
-  buildCountQueries,
   buildListQuery,
   type CursorKey,
   type RunFilterSql,
   type RunSort,
-  SEARCH_COUNT_CAP,
   SEARCH_SCAN,
   searchScanEdge,
 } from "./run-query";
+import { buildCountQueries, SEARCH_COUNT_CAP } from "./run-count-query";
 import { toFtsQuery } from "./run-search";
 
 export type { RunSort };
