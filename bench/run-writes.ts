@@ -99,7 +99,8 @@ for (let r = 0; r < ROUNDS; r++)
     for (const v of ["before", "after"] as const) {
       const c0 = cpuUs();
       writers[v][path]();
-      (results[`${path} ${v}`] ??= []).push((cpuUs() - c0) / PER_ROUND);
+      const key = `${path} ${v}`;
+      results[key] = [...(results[key] ?? []), (cpuUs() - c0) / PER_ROUND];
     }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
