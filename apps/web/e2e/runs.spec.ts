@@ -331,9 +331,11 @@ test("retention settings show the database size and save a global policy with a 
   await page.getByRole("spinbutton", { name: `${big.id} Keep at most (runs per flow)` }).fill("100");
   await page.getByRole("button", { name: "Save policy" }).click();
   await expect(page.getByRole("button", { name: "Saved" })).toBeVisible();
+  // The form opened with the default (14 days, 10 000 runs per flow); the count left as shown is saved.
   expect(await trpc(server.url, "run.retention.policy")).toEqual({
     keepDays: 30,
     keepFailedDays: 7,
+    keepRuns: 10_000,
     flows: { [big.id]: { keepRuns: 100 } },
   });
   await shot(page, testInfo, "retention-settings");

@@ -11,6 +11,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlDriverAdapter,
+  type SqlQuery,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm";
@@ -53,6 +54,27 @@ export function loadSchemaEngine(): Promise<EngineModule> {
   return enginePromise;
 }
 
+const tableListing = /FROM sqlite_master WHERE type='table'/i;
+const shadowSuffixes = ["", "_config", "_data", "_docsize", "_idx", "_content"];
+
+/**
+ * Full-text (FTS5) tables are written by hand in migrations: Prisma's schema cannot declare them, and
+ * the engine would plan to drop them and their shadow tables. Its table listings leave them out, so
+ * planning sees only what schema.prisma models.
+ */
+async function hideVirtualTables(adapter: SqlDriverAdapter, query: SqlQuery) {
+  const result = await adapter.queryRaw(query);
+  if (!tableListing.test(query.sql)) return result;
+  const virtual = await adapter.queryRaw({
+    sql: `SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'`,
+    args: [],
+    argTypes: [],
+  });
+  const hidden = new Set(virtual.rows.flatMap(([name]) => shadowSuffixes.map((s) => `${name}${s}`)));
+  const nameAt = result.columnNames.findIndex((c) => c === "name" || c === "table_name");
+  return { ...result, rows: result.rows.filter((row) => !hidden.has(String(row[nameAt]))) };
+}
+
 /**
  * The engine sends whole migration scripts (many statements) through `executeRaw` without
  * arguments, notably on the shadow database. better-sqlite3's `prepare` accepts one statement only,
@@ -62,7 +84,7 @@ function acceptScripts(adapter: SqlDriverAdapter): SqlDriverAdapter {
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (query) => adapter.queryRaw(query),
+    queryRaw: (query) => hideVirtualTables(adapter, query),
     executeRaw: async (query) => {
       if (query.args.length > 0) return adapter.executeRaw(query);
       await adapter.executeScript(query.sql);

@@ -8,6 +8,8 @@ export { createFlowRepo, NotFoundError } from "./repos/flows";
 export type { FlowRepo, FlowSummary, FlowVersionRecord } from "./repos/flows";
 export { createRunRepo } from "./repos/runs";
 export type { RunListQuery, RunRepo } from "./repos/runs";
+export { deleteEmptyRunCounts, runVolume } from "./repos/run-volume";
+export type { RunVolume } from "./repos/run-volume";
 export { createSettingsRepo } from "./repos/settings";
 export type { SettingsRepo } from "./repos/settings";
 export type { PrismaClient } from "./generated/prisma/client";

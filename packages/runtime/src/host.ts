@@ -74,7 +74,7 @@ export async function createHost(
     const svc = await createServices({ config, log, db: handle, flows, settings, extensions: opts });
     services = svc;
     let started = false;
-    const runs = createRunRepo(handle.prisma);
+    const runs = createRunRepo(handle.prisma, handle.sql);
     return {
       config,
       log,

@@ -87,12 +87,31 @@ function seed(flowIds: string[]): Seeded[] {
   return out;
 }
 
+/** Lower-cased tokens split on everything but letters and digits, as FTS5's unicode61 does. */
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/** The texts a run is found by: its error with its payload, and each step error, as separate documents. */
+const searchDocs = (r: Seeded) =>
+  [[r.errorMessage ?? "", r.payload].join(" "), r.stepError ?? ""].map(tokens);
+
+/** A typed word matches where its tokens appear in a row, the last one as a prefix. */
+function hasPhrasePrefix(doc: string[], word: string): boolean {
+  const want = tokens(word);
+  return doc.some((_, i) =>
+    want.every((t, j) => (j === want.length - 1 ? doc[i + j]?.startsWith(t) : doc[i + j] === t)),
+  );
+}
+
 /** What the repository should answer, computed independently over the seed. */
 function expected(q: RunListQuery): Seeded[] {
   const list = (v?: string | string[]) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
   const st = list(q.status);
   const ch = list(q.channel);
-  const needle = q.search?.toLowerCase();
+  const words = q.search?.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w));
   const rows = seeded.filter(
     (r) =>
       (!q.flowId || r.flowId === q.flowId) &&
@@ -100,7 +119,7 @@ function expected(q: RunListQuery): Seeded[] {
       (!ch || ch.includes(r.channel)) &&
       (q.from === undefined || r.createdAt >= new Date(q.from).getTime()) &&
       (q.to === undefined || r.createdAt < new Date(q.to).getTime()) &&
-      (!needle || [r.errorMessage, r.payload, r.stepError].some((t) => t?.toLowerCase().includes(needle))),
+      (!words || searchDocs(r).some((doc) => words.every((w) => hasPhrasePrefix(doc, w)))),
   );
   if (q.sort === "oldest") return rows;
   if (q.sort === "duration") {
@@ -131,7 +150,7 @@ beforeAll(async () => {
   const flows = createFlowRepo(db.prisma);
   flowA = (await flows.create({ name: "A", definition: { nodes: [] } })).id;
   flowB = (await flows.create({ name: "B", definition: { nodes: [] } })).id;
-  repo = createRunRepo(db.prisma);
+  repo = createRunRepo(db.prisma, db.sql);
   seeded = seed([flowA, flowB]);
 }, 30_000);
 
@@ -152,7 +171,8 @@ describe("run list over 5 000 seeded runs", () => {
     ["a search in error messages, ignoring case", () => ({ search: "payments" })],
     ["a search in the payload", () => ({ search: "ACME corp" })],
     ["a search in step errors", () => ({ search: "quota exceeded" })],
-    ["a search with LIKE wildcards taken literally", () => ({ search: "100% off_" })],
+    ["a search with punctuation around the words", () => ({ search: "100% off_" })],
+    ["a search for a word prefix", () => ({ search: "paym" })],
     [
       "everything at once",
       () => ({ flowId: flowA, status: "failed", channel: ["manual", "email", "api"], search: "http 500" }),
@@ -201,6 +221,44 @@ describe("run list over 5 000 seeded runs", () => {
     );
     expect((await repo.list({ limit: 1 })).runs[0]!.id).toBe(extra);
     db.sql.prepare(`DELETE FROM "Run" WHERE id = ?`).run(extra);
+  });
+
+  it("pages a search oldest first and longest first without gaps or repeats", async () => {
+    for (const sort of ["oldest", "duration"] as const) {
+      const q = { search: "http", channel: ["email", "manual"], sort };
+      expect(await allPages({ ...q, limit: 41 })).toEqual(expected(q).map((r) => r.id));
+    }
+  });
+
+  it("reads a bounded number of matches per search page, and the short pages still add up to every match", async () => {
+    const capped = createRunRepo(db.prisma, db.sql, { searchScan: 40 });
+    for (const sort of ["newest", "oldest"] as const) {
+      const q = { search: "http", status: "failed", channel: "email", sort };
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let shortPages = 0;
+      for (let pages = 0; pages < 1000; pages++) {
+        const page = await capped.list({ ...q, limit: 10, cursor });
+        ids.push(...page.runs.map((r) => r.id));
+        if (page.runs.length < 10 && page.nextCursor) shortPages++;
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      expect(shortPages).toBeGreaterThan(0);
+      const want = expected(q).map((r) => r.id);
+      expect(ids).toEqual(want);
+    }
+  });
+
+  it("refuses a search's cursor on a list without one, and the other way round", async () => {
+    const searched = await repo.list({ search: "http", limit: 5 });
+    const plain = await repo.list({ limit: 5 });
+    await expect(repo.list({ cursor: searched.nextCursor! })).rejects.toThrow(
+      /belongs to a list with a search; start again from the first page/,
+    );
+    await expect(repo.list({ search: "http", cursor: plain.nextCursor! })).rejects.toThrow(
+      /belongs to a list without a search/,
+    );
   });
 
   it("refuses a malformed duration cursor", async () => {

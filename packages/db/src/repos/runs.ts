@@ -1,24 +1,30 @@
+import type Database from "better-sqlite3";
 import { liveRunStatuses } from "@switchyard/contracts/runs";
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient, Prisma } from "../generated/prisma/client";
+import {
+  buildListQuery,
+  type CursorKey,
+  type RunFilterSql,
+  type RunSort,
+  SEARCH_SCAN,
+  searchScanEdge,
+} from "./run-query";
+import { buildCountQueries, SEARCH_COUNT_CAP } from "./run-count-query";
+import { toFtsQuery } from "./run-search";
 
-export type RunSort = "newest" | "oldest" | "duration";
+export type { RunSort };
 
-interface CursorKey {
-  id: string;
-  durationMs: number | null;
-}
-
-/** Opaque page token: the id, plus the duration when sorting by it ("<ms|n>~<id>"). */
-function encodeCursor(sort: RunSort, last: CursorKey): string {
-  return sort === "duration" ? `${last.durationMs ?? "n"}~${last.id}` : last.id;
-}
-
-function decodeCursor(sort: RunSort, cursor: string | undefined): CursorKey | null {
-  if (!cursor) return null;
-  if (sort !== "duration") return { id: cursor, durationMs: null };
-  const [d, id] = cursor.split("~");
-  if (!d || !id) throw new RangeError(`invalid cursor "${cursor}" for the duration sort`);
-  return { id, durationMs: d === "n" ? null : Number(d) };
+/**
+ * Opaque page token "<key|n>~<id>": the sort key (createdAt in ms, or the duration) and the id; a
+ * search's time-ordered pages use "s<document rowid>" (where the walk of the full-text index goes on).
+ */
+function encodeCursor(
+  sort: RunSort,
+  last: { id: string; createdAt: string; durationMs: number | null; doc: number | null },
+): string {
+  if (last.doc !== null) return `s${last.doc}`;
+  const key = sort === "duration" ? last.durationMs : Date.parse(last.createdAt);
+  return `${key ?? "n"}~${last.id}`;
 }
 
 export interface RunListQuery {
@@ -31,32 +37,13 @@ export interface RunListQuery {
   from?: Date | string;
   /** Created before this time. */
   to?: Date | string;
-  /** Case-insensitive text in the run's error, a step's error or the trigger payload. */
+  /** Words in the run's error, a step's error or the start of the trigger payload (see run-search.ts). */
   search?: string;
   sort?: RunSort;
   limit?: number;
-  /** `nextCursor` of the previous page (for `newest`, also a plain run id: ids are time-ordered UUIDv7). */
+  /** `nextCursor` of the previous page (for the time sorts, also a plain run id). */
   cursor?: string;
 }
-
-/** Statuses a run can still leave; a list showing any of them is worth refreshing. */
-
-const listSelect = {
-  id: true,
-  flowId: true,
-  flowVersion: true,
-  status: true,
-  channel: true,
-  createdAt: true,
-  startedAt: true,
-  endedAt: true,
-  durationMs: true,
-  errorCode: true,
-  errorMessage: true,
-  errorNodeId: true,
-  rerunOf: true,
-  flow: { select: { name: true } },
-} satisfies Prisma.RunSelect;
 
 /** Step columns without the (possibly MiB-sized) input and output: the trace view loads those per step. */
 const stepSummarySelect = {
@@ -78,94 +65,161 @@ const stepSummarySelect = {
   truncated: true,
 } satisfies Prisma.StepSelect;
 
+/** Columns of a run in lists and the trace header (the trace adds payload, output and steps). */
+const listSelect = {
+  id: true,
+  flowId: true,
+  flowVersion: true,
+  status: true,
+  channel: true,
+  createdAt: true,
+  startedAt: true,
+  endedAt: true,
+  durationMs: true,
+  errorCode: true,
+  errorMessage: true,
+  errorNodeId: true,
+  rerunOf: true,
+  flow: { select: { name: true } },
+} satisfies Prisma.RunSelect;
+
+interface ListRow {
+  id: string;
+  flowId: string;
+  flowVersion: number;
+  status: string;
+  channel: string;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationMs: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  errorNodeId: string | null;
+  rerunOf: string | null;
+  flowName: string;
+  doc: number | null;
+}
+
 const asList = (v: string | string[] | undefined) =>
   v === undefined ? undefined : Array.isArray(v) ? v : [v];
-const asDate = (v: Date | string | undefined) => (v === undefined ? undefined : new Date(v));
+const date = (v: string | null) => (v === null ? null : new Date(v));
 
-/** Every filter except status and paging: status counts are taken over this. */
-function baseWhere(q: RunListQuery): Prisma.RunWhereInput {
-  const channels = asList(q.channel);
-  const from = asDate(q.from);
-  const to = asDate(q.to);
+function timeOf(name: "from" | "to", v: Date | string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = new Date(v).getTime();
+  if (Number.isNaN(ms)) throw new RangeError(`"${name}" is not a date: ${String(v)}`);
+  return ms;
+}
+
+/** Every filter except status and paging, in SQL terms: status counts are taken over this. */
+function toSqlFilter(q: RunListQuery): RunFilterSql {
   const search = q.search?.trim();
   return {
-    ...(q.flowId ? { flowId: q.flowId } : {}),
-    ...(channels?.length ? { channel: { in: channels } } : {}),
-    ...(from || to ? { createdAt: { ...(from ? { gte: from } : {}), ...(to ? { lt: to } : {}) } } : {}),
-    ...(search
-      ? {
-          OR: [
-            { errorMessage: { contains: search } },
-            { triggerPayload: { contains: search } },
-            { steps: { some: { errorMessage: { contains: search } } } },
-          ],
-        }
-      : {}),
+    flowId: q.flowId || undefined,
+    channels: asList(q.channel),
+    fromMs: timeOf("from", q.from),
+    toMs: timeOf("to", q.to),
+    match: search ? toFtsQuery(search) : undefined,
   };
 }
-
-function statusWhere(q: RunListQuery): Prisma.RunWhereInput {
-  const statuses = asList(q.status);
-  return statuses?.length ? { status: { in: statuses } } : {};
-}
-
-/** Keyset condition for the page after `cursor` in the given sort order (stable under concurrent inserts). */
-function afterCursor(sort: RunSort, cursor: string | undefined): Prisma.RunWhereInput {
-  const c = decodeCursor(sort, cursor);
-  if (!c) return {};
-  if (sort === "newest") return { id: { lt: c.id } };
-  if (sort === "oldest") return { id: { gt: c.id } };
-  // duration: longest first, unfinished (null) runs last, ties by id descending.
-  if (c.durationMs === null) return { durationMs: null, id: { lt: c.id } };
-  return {
-    OR: [
-      { durationMs: { lt: c.durationMs } },
-      { durationMs: c.durationMs, id: { lt: c.id } },
-      { durationMs: null },
-    ],
-  };
-}
-
-const orderOf = (sort: RunSort): Prisma.RunOrderByWithRelationInput[] =>
-  sort === "oldest"
-    ? [{ id: "asc" }]
-    : sort === "duration"
-      ? [{ durationMs: { sort: "desc", nulls: "last" } }, { id: "desc" }]
-      : [{ id: "desc" }];
 
 /** Read side of runs for lists and detail views; writing belongs to the run queue. */
-export function createRunRepo(prisma: PrismaClient) {
+export function createRunRepo(
+  prisma: PrismaClient,
+  sql: Database.Database,
+  /** Matches a search page reads at most (tests lower it to reach the limit with few runs). */
+  o: { searchScan?: number } = {},
+) {
+  const searchScan = o.searchScan ?? SEARCH_SCAN;
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (text: string) => {
+    let st = statements.get(text);
+    if (!st) {
+      if (statements.size > 500) statements.clear(); // filter shapes are few; this only bounds a flood
+      st = sql.prepare(text);
+      statements.set(text, st);
+    }
+    return st;
+  };
+  const createdAtOf = prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
+
+  /** Cursor back to a key; a plain run id (what earlier versions returned) is looked up. */
+  function decodeCursor(sort: RunSort, cursor: string | undefined, search: boolean): CursorKey | null {
+    if (!cursor) return null;
+    const walk = search && sort !== "duration";
+    if (walk !== cursor.startsWith("s"))
+      throw new RangeError(
+        `cursor "${cursor}" belongs to a list ${walk ? "without" : "with"} a search; start again from the first page`,
+      );
+    if (walk) {
+      const doc = Number(cursor.slice(1));
+      if (!Number.isSafeInteger(doc) || doc < 0)
+        throw new RangeError(`invalid cursor "${cursor}" for a search`);
+      return { id: "", key: doc };
+    }
+    const tilde = cursor.indexOf("~");
+    if (tilde < 0 && sort !== "duration") {
+      const row = createdAtOf.get(cursor) as { createdAt: string } | undefined;
+      if (!row)
+        throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
+      return { id: cursor, key: Date.parse(row.createdAt) };
+    }
+    const k = cursor.slice(0, tilde);
+    const id = cursor.slice(tilde + 1);
+    const key = k === "n" && sort === "duration" ? null : Number(k);
+    if (tilde < 1 || !id || (key !== null && !Number.isSafeInteger(key)))
+      throw new RangeError(`invalid cursor "${cursor}" for the ${sort} sort`);
+    return { id, key };
+  }
+
   return {
     /** One page of runs matching the filters; pass `nextCursor` back to get the next page. */
     async list(q: RunListQuery = {}) {
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
       const sort = q.sort ?? "newest";
-      const rows = await prisma.run.findMany({
-        where: { AND: [baseWhere(q), statusWhere(q), afterCursor(sort, q.cursor)] },
-        orderBy: orderOf(sort),
-        take: limit + 1,
-        select: listSelect,
-      });
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return { runs: page, nextCursor: rows.length > limit && last ? encodeCursor(sort, last) : null };
+      const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
+      const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
+      const built = buildListQuery(filter, sort, cursor, limit + 1, searchScan);
+      const rows = prepared(built.sql).all(...built.args) as ListRow[];
+      const page = rows
+        .slice(0, limit)
+        .map(({ flowName, createdAt, startedAt, endedAt, doc: _doc, ...r }) => ({
+          ...r,
+          createdAt: new Date(createdAt),
+          startedAt: date(startedAt),
+          endedAt: date(endedAt),
+          flow: { name: flowName },
+        }));
+      const last = rows[limit - 1];
+      if (rows.length > limit && last) return { runs: page, nextCursor: encodeCursor(sort, last) };
+      // A short search page may be one whose walk stopped at SEARCH_SCAN matches: go on from there.
+      if (filter.match !== undefined && sort !== "duration") {
+        const edge = searchScanEdge(filter, sort, cursor, searchScan);
+        const scan = prepared(edge.sql).get(...edge.args) as { read: number; edge: number | null };
+        if (scan.read === searchScan && scan.edge !== null)
+          return { runs: page, nextCursor: `s${scan.edge}` };
+      }
+      return { runs: page, nextCursor: null };
     },
 
-    /** Runs per status under the same filters as `list` (the status filter itself left out). */
+    /**
+     * Runs per status under the same filters as `list` (the status filter itself left out). Without a
+     * search the counts come from RunCount and are exact; with one, counting stops past
+     * SEARCH_COUNT_CAP matches and `capped` says the figures are a lower bound.
+     */
     async counts(q: Omit<RunListQuery, "status" | "sort" | "limit" | "cursor"> = {}) {
-      const groups = await prisma.run.groupBy({
-        by: ["status"],
-        where: baseWhere(q),
-        _count: { _all: true },
-      });
+      const filter = toSqlFilter(q);
       const byStatus: Record<string, number> = {};
       let total = 0;
-      for (const g of groups) {
-        byStatus[g.status] = g._count._all;
-        total += g._count._all;
-      }
+      for (const part of buildCountQueries(filter))
+        for (const g of prepared(part.sql).all(...part.args) as { status: string; n: number }[]) {
+          if (g.n === 0) continue;
+          byStatus[g.status] = (byStatus[g.status] ?? 0) + g.n;
+          total += g.n;
+        }
       const live = liveRunStatuses.reduce((n, s) => n + (byStatus[s] ?? 0), 0);
-      return { total, byStatus, live };
+      return { total, byStatus, live, capped: filter.match !== undefined && total > SEARCH_COUNT_CAP };
     },
 
     async get(id: string) {

@@ -1,7 +1,14 @@
 import type Database from "better-sqlite3";
-import type { SettingsRepo } from "@switchyard/db";
+import { deleteEmptyRunCounts, runVolume, type SettingsRepo } from "@switchyard/db";
 import type { Logger } from "../logger";
-import { parseStoredPolicy, RETENTION_SETTING, RetentionPolicy, type RetentionPolicyInput } from "./policy";
+import {
+  DEFAULT_RETENTION,
+  parseStoredPolicy,
+  RETENTION_SETTING,
+  RetentionPolicy,
+  type RetentionPolicyInput,
+} from "./policy";
+import { type StorageStatus, storageStatus } from "./storage";
 import { type AttachmentReclaimReport, reclaimAttachments } from "./attachments";
 import { type PruneReport, pruneRuns } from "./prune";
 import { databaseSize, type ReclaimOptions, type ReclaimReport, reclaimSpace } from "./reclaim";
@@ -52,6 +59,9 @@ export function createRetentionJob(o: RetentionJobOptions) {
   let last: RetentionRunReport | undefined;
 
   const getPolicy = async () => parseStoredPolicy(await o.settings.get(RETENTION_SETTING));
+  /** "default" until someone saves a policy: the retention page says so, and so does the start-up log. */
+  const policySource = async (): Promise<"default" | "saved"> =>
+    (await o.settings.get(RETENTION_SETTING)) === undefined ? "default" : "saved";
 
   const run = async (): Promise<RetentionRunReport> => {
     const t0 = performance.now();
@@ -65,12 +75,14 @@ export function createRetentionJob(o: RetentionJobOptions) {
     const attachments = o.removeAttachment
       ? await reclaimAttachments(o.sql, prune.attachmentIds, o.removeAttachment)
       : { deleted: 0, stillReferenced: 0 };
+    deleteEmptyRunCounts(o.sql);
     const reclaim = await reclaimSpace(o.sql, o.file, reclaimOpts);
     const report = { startedAt, prune, attachments, reclaim, durationMs: performance.now() - t0 };
     if (prune.deletedRuns || reclaim.action !== "none") {
       o.log.info(
         {
           deletedRuns: prune.deletedRuns,
+          overBudgetRuns: prune.overBudgetRuns,
           deletedAttachments: attachments.deleted,
           longestBatchMs: Math.round(prune.longestBatchMs),
           reclaim: reclaim.action,
@@ -100,7 +112,12 @@ export function createRetentionJob(o: RetentionJobOptions) {
       await o.settings.set(RETENTION_SETTING, policy);
       return policy;
     },
+    policySource,
     size: () => databaseSize(o.sql, o.file),
+    /** Size, growth and budget for the retention page and the runs page's warning. */
+    async storage(): Promise<StorageStatus> {
+      return storageStatus(databaseSize(o.sql, o.file), runVolume(o.sql, now()), await getPolicy());
+    },
     lastRun: () => last,
     /** Runs the job now (or joins the run in progress). */
     runOnce(): Promise<RetentionRunReport> {
@@ -116,6 +133,17 @@ export function createRetentionJob(o: RetentionJobOptions) {
     start() {
       stopping = false;
       schedule(o.firstRunDelayMs ?? defaults.firstRunDelayMs);
+      // An install that never saved a policy (new, or upgraded from a version that kept every run)
+      // starts deleting old runs now: say so where an operator looks.
+      policySource()
+        .then((source) => {
+          if (source === "default")
+            o.log.info(
+              { keepDays: DEFAULT_RETENTION.keepDays, keepRuns: DEFAULT_RETENTION.keepRuns },
+              `retention: no policy saved, so the default applies: finished runs older than ${DEFAULT_RETENTION.keepDays} days, and beyond the newest ${DEFAULT_RETENTION.keepRuns} of each flow, are deleted. Change it on Settings → Run retention`,
+            );
+        })
+        .catch((err) => o.log.error({ err }, "retention: could not read the policy"));
     },
     /** Stops after the batch in progress; the database is never left mid-transaction. */
     async stop() {

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { finishedRunStatuses } from "@switchyard/contracts/runs";
-import { sqlDate } from "@switchyard/db";
+import { runVolume, sqlDate } from "@switchyard/db";
 import { effectiveRule, isEmptyRule, type RetentionPolicy } from "./policy";
 
 const DAY_MS = 86_400_000;
@@ -33,6 +33,8 @@ export interface PruneReport {
   byFlow: Record<string, number>;
   /** Attachment ids the deleted runs' payloads referenced: reclaimed unless another run still refers to them. */
   attachmentIds: string[];
+  /** Of deletedRuns, those deleted (oldest first, any flow) because the database exceeded its storage budget. */
+  overBudgetRuns: number;
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
@@ -51,6 +53,7 @@ export async function pruneRuns(
     longestBatchMs: 0,
     byFlow: {},
     attachmentIds: [],
+    overBudgetRuns: 0,
   };
   const attachmentIds = new Set<string>();
   const pause = o.pause ?? yieldLoop;
@@ -65,6 +68,9 @@ export async function pruneRuns(
   const beyondNewest = sql.prepare(
     `SELECT id FROM "Run" WHERE flowId = ? AND status IN (${placeholders(FINISHED.length)})
      ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?`,
+  );
+  const oldestFinished = sql.prepare(
+    `SELECT id FROM "Run" WHERE status IN (${placeholders(FINISHED.length)}) ORDER BY createdAt, id LIMIT ?`,
   );
   // E-mail payloads list their stored attachments at `$.attachments[*].id` (reruns copy the payload).
   const attachmentsOf = sql.prepare(
@@ -85,7 +91,8 @@ export async function pruneRuns(
 
   const target = o.targetBatchMs ?? 40;
   let size = Math.min(o.batchSize, 50); // start small; grows while batches stay quick
-  const drain = async (flowId: string, select: (limit: number) => string[]) => {
+  /** Deletes what `select` picks, batch by batch; `flowId` attributes the runs in `byFlow`. */
+  const drain = async (flowId: string | undefined, select: (limit: number) => string[]) => {
     for (;;) {
       if (o.stopped?.()) return;
       const t0 = performance.now();
@@ -98,7 +105,7 @@ export async function pruneRuns(
       report.batches++;
       report.deletedRuns += done.runs;
       report.deletedSteps += done.steps;
-      report.byFlow[flowId] = (report.byFlow[flowId] ?? 0) + done.runs;
+      if (flowId !== undefined) report.byFlow[flowId] = (report.byFlow[flowId] ?? 0) + done.runs;
       await pause();
     }
   };
@@ -126,6 +133,40 @@ export async function pruneRuns(
     const keep = rule.keepRuns;
     if (keep !== undefined) await drain(flowId, (n) => ids(beyondNewest.all(flowId, ...FINISHED, n, keep)));
   }
+  if (policy.storageBudgetMb !== undefined) {
+    const before = report.deletedRuns;
+    // Deleting rows leaves pages part-filled, so the used size falls slower than the estimate: measure
+    // again after each round (a few at most) rather than delete everything on one guess.
+    for (let round = 0; round < 8 && !o.stopped?.(); round++) {
+      let left = runsOverBudget(sql, policy.storageBudgetMb * 1024 * 1024);
+      if (left === 0) break;
+      const deletedBefore = report.deletedRuns;
+      await drain(undefined, (n) => {
+        if (left <= 0) return [];
+        const got = ids(oldestFinished.all(...FINISHED, Math.min(n, left)));
+        left -= got.length;
+        return got;
+      });
+      if (report.deletedRuns === deletedBefore) break; // only live runs are left
+    }
+    report.overBudgetRuns = report.deletedRuns - before;
+  }
   report.attachmentIds = [...attachmentIds];
   return report;
+}
+
+/**
+ * How many runs to delete to bring the used pages under 90 % of the budget (the margin keeps the job
+ * from deleting a handful on every run), estimated from the average size of a stored run.
+ */
+function runsOverBudget(sql: Database.Database, budgetBytes: number): number {
+  const pageSize = sql.pragma("page_size", { simple: true }) as number;
+  const used =
+    ((sql.pragma("page_count", { simple: true }) as number) -
+      (sql.pragma("freelist_count", { simple: true }) as number)) *
+    pageSize;
+  if (used <= budgetBytes) return 0;
+  const { total } = runVolume(sql, Date.now());
+  if (total === 0) return 0;
+  return Math.ceil((used - budgetBytes * 0.9) / (used / total));
 }

@@ -10,12 +10,13 @@ import {
   openDatabase,
   sqlDate,
 } from "@switchyard/db";
+import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
 import { createSqliteRunQueue } from "../queue/sqlite-run-queue";
 import { createAttachmentStore } from "../runs/attachments";
 import { createRetentionJob } from "./job";
-import { effectiveRule, RetentionPolicy } from "./policy";
+import { DEFAULT_RETENTION, effectiveRule, RetentionPolicy } from "./policy";
 import { pruneRuns } from "./prune";
 
 const DAY = 86_400_000;
@@ -105,6 +106,10 @@ function survivors(rows: Seeded[], policy: RetentionPolicy): Set<string> {
     for (const r of aged) if (!dropped.has(r.id)) keep.add(r.id);
   }
   return keep;
+}
+
+async function until(ok: () => boolean) {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 const remainingIds = () =>
@@ -201,7 +206,33 @@ describe("retention", () => {
     expect(left().filter((r) => !FINISHED.includes(r.status))).toHaveLength(live);
   });
 
-  it("keeps everything when no policy is stored, and refuses an invalid one with the field named", async () => {
+  it("applies the default (14 days, 10 000 runs per flow) while no policy is saved, and says so at start", async () => {
+    const rows = seed(120, 64);
+    const lines: string[] = [];
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings: createSettingsRepo(db.prisma),
+      log: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
+      now: () => NOW,
+      firstRunDelayMs: 3_600_000,
+    });
+    job.start();
+    await until(() => lines.length > 0);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      keepDays: 14,
+      keepRuns: 10_000,
+      msg: expect.stringContaining("retention: no policy saved, so the default applies"),
+    });
+    expect(await job.policySource()).toBe("default");
+    expect(await job.getPolicy()).toEqual(DEFAULT_RETENTION);
+    const report = await job.runOnce();
+    await job.stop();
+    expect(report.prune.deletedRuns).toBeGreaterThan(0);
+    expect(remainingIds()).toEqual(survivors(rows, DEFAULT_RETENTION));
+  });
+
+  it("keeps everything once a policy with empty fields is saved, and refuses an invalid one with the field named", async () => {
     seed(50, 64);
     const job = createRetentionJob({
       sql: db.sql,
@@ -209,11 +240,52 @@ describe("retention", () => {
       settings: createSettingsRepo(db.prisma),
       log: createLogger("silent"),
     });
+    await job.setPolicy({});
+    expect(await job.policySource()).toBe("saved");
     expect((await job.runOnce()).prune.deletedRuns).toBe(0);
     expect(remainingIds().size).toBe(50);
     await expect(job.setPolicy({ keepDays: -1 })).rejects.toThrow(/keepDays/);
     await expect(job.setPolicy({ keepRuns: 1.5 } as never)).rejects.toThrow(/keepRuns/);
+    await expect(job.setPolicy({ storageBudgetMb: 0 })).rejects.toThrow(/storageBudgetMb/);
     expect(await job.getPolicy()).toEqual({ flows: {} });
+  });
+
+  it("deletes the oldest finished runs beyond the storage budget, never a live one, and reports it", async () => {
+    const rows = seed(600, 4000);
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings: createSettingsRepo(db.prisma),
+      log: createLogger("silent"),
+      now: () => NOW,
+    });
+    await job.setPolicy({}); // no age or count rule: only the budget deletes
+    await job.runOnce(); // switches the file to incremental vacuum, so freed pages leave the file
+    const full = (await job.storage()).size;
+    const budgetMb = (full.databaseBytes - full.freeBytes) / 2 / 1024 / 1024;
+    await job.setPolicy({ storageBudgetMb: budgetMb });
+    const before = await job.storage();
+    expect(before.budgetUsed).toBeGreaterThan(1);
+    expect(before.warning).toMatch(
+      /is over its \d+ MB storage budget: the next pruning deletes the oldest finished runs/,
+    );
+
+    const report = await job.runOnce();
+    const left = remainingIds();
+    expect(report.prune.overBudgetRuns).toBe(rows.length - left.size);
+    const deleted = rows.filter((r) => !left.has(r.id));
+    const kept = rows.filter((r) => left.has(r.id));
+    expect(deleted.every((r) => FINISHED.includes(r.status))).toBe(true);
+    const newestDeleted = Math.max(...deleted.map((r) => r.createdAt));
+    expect(kept.filter((r) => FINISHED.includes(r.status)).every((r) => r.createdAt >= newestDeleted)).toBe(
+      true,
+    );
+    expect(kept.filter((r) => !FINISHED.includes(r.status))).toHaveLength(
+      rows.filter((r) => !FINISHED.includes(r.status)).length,
+    );
+    const after = await job.storage();
+    expect(after.size.databaseBytes - after.size.freeBytes).toBeLessThanOrEqual(budgetMb * 1024 * 1024);
+    expect(after.runs.total).toBe(left.size);
   });
 
   it("deletes the attachment files of pruned e-mail runs, keeping those a remaining run still lists", async () => {

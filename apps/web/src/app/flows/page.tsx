@@ -34,6 +34,7 @@ export default function FlowsPage() {
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
+  const [importNotice, setImportNotice] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const flows = useQuery(trpc.flow.list.queryOptions({ search: search || undefined }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.flow.list.queryKey() });
@@ -87,6 +88,7 @@ export default function FlowsPage() {
     e.target.value = "";
     if (!file) return;
     setImportError(null);
+    setImportNotice(null);
     try {
       const parsed = JSON.parse(await file.text()) as FlowFile;
       // Accept both our export ({ name, definition }) and a bare flow definition ({ nodes, edges, … }).
@@ -94,7 +96,22 @@ export default function FlowsPage() {
         parsed.definition ?? (Array.isArray(parsed.nodes) ? (parsed as Record<string, unknown>) : undefined);
       if (!definition) throw new Error("the file has neither a definition nor nodes");
       const base = parsed.name ?? file.name.replace(/(\.switchyard)?\.json$/i, "");
-      create.mutate({ name: base.trim() || "Imported flow", description: parsed.description, definition });
+      const flowName = base.trim() || "Imported flow";
+      create.mutate(
+        { name: flowName, description: parsed.description, definition },
+        {
+          // A draft is saved even with problems (activation refuses it): say what they are right away.
+          onSuccess: ({ problems }) =>
+            setImportNotice(
+              problems.length
+                ? `Imported “${flowName}” as a draft with ${problems.length} problem${problems.length > 1 ? "s" : ""} to fix before it can be activated: ${problems
+                    .slice(0, 3)
+                    .map((p) => `${p.field ?? p.nodeId ?? "flow"}: ${p.message}`)
+                    .join("; ")}`
+                : `Imported “${flowName}”.`,
+            ),
+        },
+      );
     } catch (err) {
       setImportError(`Could not import ${file.name}: ${(err as Error).message}`);
     }
@@ -145,6 +162,11 @@ export default function FlowsPage() {
         {templatesOpen ? <TemplatePicker onClose={() => setTemplatesOpen(false)} /> : null}
         {create.error ? <ErrorBox message={create.error.message} /> : null}
         {importError ? <ErrorBox message={importError} /> : null}
+        {importNotice ? (
+          <p role="status" data-testid="import-notice" className="text-sm text-slate-600 dark:text-slate-300">
+            {importNotice}
+          </p>
+        ) : null}
         {rename.error ? <ErrorBox message={rename.error.message} /> : null}
         <input
           type="search"

@@ -16,7 +16,8 @@ export function RunFilterBar({
   onChange,
 }: {
   filters: RunFilters;
-  counts?: { total: number; byStatus: Record<string, number> };
+  /** `capped`: a search matched more runs than were counted; the figures are a lower bound. */
+  counts?: { total: number; byStatus: Record<string, number>; capped?: boolean };
   flows: { id: string; name: string }[];
   onChange: (f: RunFilters) => void;
 }) {
@@ -37,7 +38,13 @@ export function RunFilterBar({
           onClick={() => onChange({ ...filters, status: undefined })}
           className={`rounded-full border px-3 py-1 text-xs font-medium ${!filters.status ? "border-brand-500 bg-brand-50 text-brand-700 dark:bg-slate-800" : "border-slate-300 dark:border-slate-700"}`}
         >
-          All <span data-testid="count-all">{counts?.total ?? "…"}</span>
+          All{" "}
+          <span
+            data-testid="count-all"
+            title={counts?.capped ? "More runs match than were counted" : undefined}
+          >
+            {counts ? (counts.capped ? `${(counts.total - 1).toLocaleString()}+` : counts.total) : "…"}
+          </span>
         </button>
         {runStatuses.map((s) => {
           const on = filters.status?.includes(s) ?? false;
@@ -138,6 +145,7 @@ export function RunFilterBar({
             value={search}
             onChange={(e) => setSearch(e.target.value)}
             placeholder="e.g. timeout, order 1234"
+            title="Finds runs whose error, step errors or payload (its first 8 KB) contain every word typed; a word also matches as the start of a longer one"
           />
         </label>
         <label className="flex flex-col gap-1 text-xs text-slate-500">

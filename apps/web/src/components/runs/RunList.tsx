@@ -8,6 +8,7 @@ import { EmptyState, ErrorBox, PageHeader, secondaryButtonClass } from "@/compon
 import { useTRPC } from "@/trpc/client";
 import { filtersFromParams, paramsFromFilters, type RunFilters } from "./run-filters";
 import { RunFilterBar } from "./RunFilterBar";
+import { StorageWarning } from "./StorageWarning";
 import { StatusBadge } from "./status";
 import { formatMs } from "./trace-model";
 
@@ -38,6 +39,7 @@ export function RunList() {
     refetchInterval: live ? LIVE_REFRESH_MS : false,
   });
   const flows = useQuery(trpc.flow.list.queryOptions());
+  const storage = useQuery(trpc.run.retention.storage.queryOptions());
   const rows = runs.data?.pages.flatMap((p) => p.runs) ?? [];
   const flowName = filters.flowId ? flows.data?.find((f) => f.id === filters.flowId)?.name : undefined;
 
@@ -60,9 +62,18 @@ export function RunList() {
         }
       />
       <div className="space-y-4 px-8 py-6">
+        {storage.data?.warning ? <StorageWarning message={storage.data.warning} link /> : null}
         <RunFilterBar filters={filters} counts={counts.data} flows={flows.data ?? []} onChange={setFilters} />
         {runs.error ? <ErrorBox message={runs.error.message} /> : null}
-        {runs.data && rows.length === 0 ? (
+        {counts.error && counts.error.message !== runs.error?.message ? (
+          <ErrorBox message={counts.error.message} />
+        ) : null}
+        {runs.isPending && !runs.error ? (
+          <p className="text-sm text-slate-500" data-testid="runs-loading">
+            {filters.search ? `Searching for “${filters.search}”…` : "Loading runs…"}
+          </p>
+        ) : null}
+        {runs.data && rows.length === 0 && !runs.hasNextPage ? (
           <EmptyState title="No runs match">
             Change the filters, or run a flow: runs appear here as soon as a trigger fires.
           </EmptyState>
@@ -110,6 +121,12 @@ export function RunList() {
               ))}
             </tbody>
           </table>
+        ) : null}
+        {filters.search && runs.hasNextPage && (runs.data?.pages.at(-1)?.runs.length ?? 0) < PAGE_SIZE ? (
+          <p className="text-sm text-slate-500" data-testid="search-partial">
+            {rows.length === 0 ? "No match yet: " : ""}a search reads a bounded number of matching runs at a
+            time, and this filter let few of them through. Load more to search older runs.
+          </p>
         ) : null}
         {runs.hasNextPage ? (
           <button

@@ -1,3 +1,4 @@
+import { HostError } from "../../errors/codes";
 import type { Host } from "../../host";
 import { isFinishedRunStatus } from "@switchyard/contracts/runs";
 import type { RunRow } from "./views";
@@ -13,22 +14,28 @@ export interface RunFilter {
 }
 
 /**
- * Runs newest first with keyset pagination on the time-ordered id, through the db package's run repository
- * (`since`/`until` are its `from`/`to` window on createdAt).
+ * Runs newest first with keyset pagination, through the same repository query as the runs page's
+ * `run.list` (`since`/`until` are its `from`/`to` window on createdAt). A cursor that names no run
+ * (pruned since, or mistyped) is the caller's mistake: 400 with the reason.
  */
 export async function listRuns(
   host: Host,
   f: RunFilter,
 ): Promise<{ runs: RunRow[]; nextCursor: string | null }> {
-  const page = await host.runs.list({
-    flowId: f.flowId,
-    status: f.status,
-    channel: f.channel,
-    from: f.since,
-    to: f.until,
-    limit: f.limit,
-    cursor: f.cursor,
-  });
+  const page = await host.runs
+    .list({
+      flowId: f.flowId,
+      status: f.status,
+      channel: f.channel,
+      from: f.since,
+      to: f.until,
+      limit: f.limit,
+      cursor: f.cursor,
+    })
+    .catch((e: unknown) => {
+      if (e instanceof RangeError) throw new HostError("invalid_request", e.message);
+      throw e;
+    });
   // The API's row shape predates `rerunOf` in the list: keep the documented fields only.
   return { runs: page.runs.map(({ rerunOf: _rerunOf, ...row }) => row), nextCursor: page.nextCursor };
 }

@@ -254,6 +254,24 @@ describe("listing runs", () => {
     ).not.toContain(json.id);
   });
 
+  it("answers ?channel= with the same page as the runs page's list, from the one repository query", async () => {
+    await t.api("POST", `/flows/${triage}/runs`, { body: { payload: { total: 3 }, wait: true } });
+    const rest = await t.api("GET", `/runs?channel=api&status=succeeded&limit=3`);
+    const ui = await t.host.runs.list({ channel: "api", status: "succeeded", limit: 3 });
+    expect(rest.json.runs.map((r: { id: string }) => r.id)).toEqual(ui.runs.map((r) => r.id));
+    expect(rest.json.nextCursor).toBe(ui.nextCursor);
+    expect(rest.json.runs.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a cursor that names no run with 400 and the reason", async () => {
+    const res = await t.api("GET", "/runs?cursor=no-such-run");
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "invalid_request",
+      message: 'cursor "no-such-run" names no stored run; start again from the first page',
+    });
+  });
+
   it("refuses bad filters with every problem named", async () => {
     const res = await t.api("GET", "/runs?status=done&since=yesterday&limit=0&flowid=x");
     expect(res.status).toBe(400);

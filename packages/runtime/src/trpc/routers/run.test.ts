@@ -108,6 +108,10 @@ describe("run router", () => {
     await expect(t.caller.run.list({ sort: "duration", cursor: "garbage" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
+    await expect(t.caller.run.counts({ search: "%%" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: 'search "%%" has no letter or digit to look for: search matches whole words',
+    });
   });
 
   it("lets only owners change retention, validates the policy and reports the database size", async () => {

@@ -23,6 +23,16 @@ function notFound(what: string): never {
   throw new TRPCError({ code: "NOT_FOUND", message: `${what} not found` });
 }
 
+/** The repository refuses a bad cursor or a search with nothing to look for with a RangeError naming why. */
+async function badInputAs400<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof RangeError) throw new TRPCError({ code: "BAD_REQUEST", message: e.message });
+    throw e;
+  }
+}
+
 /** Parses stored JSON for the trace view; a broken value is shown as text rather than failing the page. */
 function parseStored(json: string | null): unknown {
   if (json === null) return null;
@@ -41,15 +51,21 @@ const retentionRouter = router({
       throw new TRPCError({ code: "BAD_REQUEST", message: "invalid retention policy", cause: parsed.error });
     return ctx.host.services.retention.setPolicy(parsed.data);
   }),
-  /** Database size (page_count × page_size + WAL) and what the last pruning run did. */
-  storage: viewerProcedure.query(({ ctx }) => {
-    const last = ctx.host.services.retention.lastRun();
+  /**
+   * Database size (page_count × page_size + WAL), runs stored and growth, the storage budget and its
+   * warning, whether the default policy applies, and what the last pruning run did.
+   */
+  storage: viewerProcedure.query(async ({ ctx }) => {
+    const retention = ctx.host.services.retention;
+    const last = retention.lastRun();
     return {
-      size: ctx.host.services.retention.size(),
+      ...(await retention.storage()),
+      policySource: await retention.policySource(),
       lastRun: last
         ? {
             startedAt: last.startedAt,
             deletedRuns: last.prune.deletedRuns,
+            overBudgetRuns: last.prune.overBudgetRuns,
             reclaim: last.reclaim.action,
             freedBytes: last.reclaim.before.totalBytes - last.reclaim.after.totalBytes,
             durationMs: Math.round(last.durationMs),
@@ -74,20 +90,18 @@ export const runRouter = router({
         })
         .optional(),
     )
-    .query(async ({ ctx, input }) => {
+    .query(({ ctx, input }) => {
       liveSteps(ctx.host.services.events); // from the first look at runs on, the live view knows steps in flight
-      try {
-        return await ctx.host.runs.list(input ?? {});
-      } catch (e) {
-        if (e instanceof RangeError) throw new TRPCError({ code: "BAD_REQUEST", message: e.message });
-        throw e;
-      }
+      return badInputAs400(() => ctx.host.runs.list(input ?? {}));
     }),
 
-  /** Runs per status under the list's other filters; `live` > 0 means the list is worth refreshing. */
+  /**
+   * Runs per status under the list's other filters; `live` > 0 means the list is worth refreshing.
+   * With a search, `capped` means there are more matches than were counted.
+   */
   counts: viewerProcedure
     .input(runFilter.optional())
-    .query(({ ctx, input }) => ctx.host.runs.counts(input ?? {})),
+    .query(({ ctx, input }) => badInputAs400(() => ctx.host.runs.counts(input ?? {}))),
 
   /** The trace: run, step summaries (every attempt), trigger payload and the flow version that ran. */
   get: viewerProcedure.input(runId).query(async ({ ctx, input }) => {

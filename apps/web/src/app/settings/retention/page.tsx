@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { buttonClass, ErrorBox, PageHeader, secondaryButtonClass } from "@/components/page";
+import { StorageWarning } from "@/components/runs/StorageWarning";
 import { useTRPC } from "@/trpc/client";
 
 const fields = [
@@ -31,11 +32,13 @@ export default function RetentionSettingsPage() {
   const storage = useQuery(trpc.run.retention.storage.queryOptions());
   const flows = useQuery(trpc.flow.list.queryOptions());
   const [form, setForm] = useState<Record<Key, string>>(toForm({}));
+  const [budget, setBudget] = useState("");
   const [overrides, setOverrides] = useState<Record<string, Record<Key, string>>>({});
   useEffect(() => {
     if (!policy.data) return;
-    const { flows: perFlow, ...global } = policy.data;
+    const { flows: perFlow, storageBudgetMb, ...global } = policy.data;
     setForm(toForm(global));
+    setBudget(storageBudgetMb === undefined ? "" : String(storageBudgetMb));
     setOverrides(Object.fromEntries(Object.entries(perFlow).map(([id, r]) => [id, toForm(r)])));
   }, [policy.data]);
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.run.retention.pathKey() });
@@ -47,6 +50,7 @@ export default function RetentionSettingsPage() {
     save.mutate({
       policy: {
         ...toRule(form),
+        ...(budget.trim() === "" ? {} : { storageBudgetMb: Number(budget) }),
         flows: Object.fromEntries(Object.entries(overrides).map(([id, f]) => [id, toRule(f)])),
       },
     });
@@ -67,7 +71,8 @@ export default function RetentionSettingsPage() {
       </label>
     ));
 
-  const s = storage.data?.size;
+  const st = storage.data;
+  const s = st?.size;
   return (
     <div>
       <PageHeader
@@ -81,11 +86,26 @@ export default function RetentionSettingsPage() {
           className="rounded-xl border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
         >
           <h2 className="mb-2 font-semibold">Database</h2>
+          {st?.warning ? <StorageWarning message={st.warning} /> : null}
           {s ? (
             <dl className="grid grid-cols-[12rem_1fr] gap-y-1">
               <dt className="text-slate-500">Size</dt>
               <dd data-testid="db-size">
                 {mb(s.totalBytes)} ({mb(s.databaseBytes)} data + {mb(s.walBytes)} write-ahead log)
+              </dd>
+              <dt className="text-slate-500">Runs stored</dt>
+              <dd data-testid="runs-stored">
+                {st?.runs.total.toLocaleString()} ({st?.runs.lastDay.toLocaleString()} in the last 24 hours)
+              </dd>
+              <dt className="text-slate-500">Growth</dt>
+              <dd data-testid="db-growth">
+                about {mb(st?.growthBytesPerDay ?? 0)} a day at the last day&apos;s pace
+              </dd>
+              <dt className="text-slate-500">Storage budget</dt>
+              <dd data-testid="db-budget">
+                {st?.budgetBytes
+                  ? `${mb(st.budgetBytes)}, ${Math.round((st.budgetUsed ?? 0) * 100)} % used`
+                  : "none"}
               </dd>
               <dt className="text-slate-500">Free inside the file</dt>
               <dd>{mb(s.freeBytes)}</dd>
@@ -121,10 +141,37 @@ export default function RetentionSettingsPage() {
           className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
         >
           <h2 className="text-sm font-semibold">All flows</h2>
+          {st?.policySource === "default" ? (
+            <p
+              data-testid="default-policy"
+              className="rounded-md bg-blue-50 px-3 py-2 text-xs text-blue-800 dark:bg-slate-800 dark:text-blue-300"
+            >
+              No policy has been saved, so the default applies: the values below. Save the policy to keep it;
+              empty fields keep runs forever.
+            </p>
+          ) : null}
           <p className="text-xs text-slate-500">
             Empty fields keep runs forever. Queued, running and waiting runs are never deleted.
           </p>
-          <div className="flex flex-wrap gap-4">{ruleInputs(form, setForm, "")}</div>
+          <div className="flex flex-wrap gap-4">
+            {ruleInputs(form, setForm, "")}
+            <label className="flex flex-col gap-1 text-xs text-slate-500">
+              Storage budget (MB)
+              <input
+                aria-label="Storage budget (MB)"
+                type="number"
+                min={1}
+                step="any"
+                value={budget}
+                placeholder="none"
+                onChange={(e) => setBudget(e.target.value)}
+                className="w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900"
+              />
+            </label>
+          </div>
+          <p className="text-xs text-slate-500">
+            Beyond the budget, the oldest finished runs of any flow are deleted; a warning shows from 80 %.
+          </p>
           <h2 className="pt-2 text-sm font-semibold">Per-flow overrides</h2>
           {Object.entries(overrides).map(([id, values]) => (
             <div key={id} className="space-y-2 border-t border-slate-100 pt-3 dark:border-slate-800">
