@@ -83,11 +83,16 @@ const asList = (v: string | string[] | undefined) =>
 const asDate = (v: Date | string | undefined) => (v === undefined ? undefined : new Date(v));
 
 /** Every filter except status and paging: status counts are taken over this. */
-function baseWhere(q: RunListQuery): Prisma.RunWhereInput {
+function baseWhere(q: RunListQuery, provider: RunRepoOptions["provider"]): Prisma.RunWhereInput {
   const channels = asList(q.channel);
   const from = asDate(q.from);
   const to = asDate(q.to);
   const search = q.search?.trim();
+  // SQLite's LIKE ignores ASCII case by itself; PostgreSQL needs Prisma's `insensitive` mode (ILIKE),
+  // which the SQLite client's types do not know, hence the cast.
+  const contains = (provider === "postgres"
+    ? { contains: search, mode: "insensitive" }
+    : { contains: search }) as unknown as Prisma.StringFilter;
   return {
     ...(q.flowId ? { flowId: q.flowId } : {}),
     ...(channels?.length ? { channel: { in: channels } } : {}),
@@ -95,9 +100,9 @@ function baseWhere(q: RunListQuery): Prisma.RunWhereInput {
     ...(search
       ? {
           OR: [
-            { errorMessage: { contains: search } },
-            { triggerPayload: { contains: search } },
-            { steps: { some: { errorMessage: { contains: search } } } },
+            { errorMessage: contains },
+            { triggerPayload: contains },
+            { steps: { some: { errorMessage: contains } } },
           ],
         }
       : {}),
@@ -134,14 +139,20 @@ const orderOf = (sort: RunSort): Prisma.RunOrderByWithRelationInput[] =>
       : [{ id: "desc" }];
 
 /** Read side of runs for lists and detail views; writing belongs to the run queue. */
-export function createRunRepo(prisma: PrismaClient) {
+export interface RunRepoOptions {
+  /** Which database the client talks to (default sqlite): text search differs between them. */
+  provider?: "sqlite" | "postgres";
+}
+
+export function createRunRepo(prisma: PrismaClient, opts: RunRepoOptions = {}) {
+  const provider = opts.provider ?? "sqlite";
   return {
     /** One page of runs matching the filters; pass `nextCursor` back to get the next page. */
     async list(q: RunListQuery = {}) {
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
       const sort = q.sort ?? "newest";
       const rows = await prisma.run.findMany({
-        where: { AND: [baseWhere(q), statusWhere(q), afterCursor(sort, q.cursor)] },
+        where: { AND: [baseWhere(q, provider), statusWhere(q), afterCursor(sort, q.cursor)] },
         orderBy: orderOf(sort),
         take: limit + 1,
         select: listSelect,
@@ -155,7 +166,7 @@ export function createRunRepo(prisma: PrismaClient) {
     async counts(q: Omit<RunListQuery, "status" | "sort" | "limit" | "cursor"> = {}) {
       const groups = await prisma.run.groupBy({
         by: ["status"],
-        where: baseWhere(q),
+        where: baseWhere(q, provider),
         _count: { _all: true },
       });
       const byStatus: Record<string, number> = {};
