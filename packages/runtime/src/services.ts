@@ -1,4 +1,4 @@
-import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
+import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
@@ -23,7 +23,10 @@ import { createShippedListeners } from "./triggers/shipped";
 import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
 import { createWebhookAdmission } from "./triggers/webhook/wiring";
-import { createWorker, type FinishRequest } from "./worker/worker";
+import { createWorker, type FinishRequest, type Worker } from "./worker/worker";
+import { createPgRunParts, type HostRole, pgRetention } from "./scale/pg-parts";
+import type { ClaimedRun, NewRun, RunOutcome } from "./queue/types";
+import type { StepStore } from "@switchyard/engine";
 
 /**
  * Builds every long-lived part of the host from the database handle. Nothing listens or runs until
@@ -32,7 +35,9 @@ import { createWorker, type FinishRequest } from "./worker/worker";
 export async function createServices(o: {
   config: Config;
   log: Logger;
-  db: DatabaseHandle;
+  db: StorageHandle;
+  /** Scale-out only (PostgreSQL + Redis): which parts this process runs. The SQLite host runs all. */
+  role?: HostRole;
   flows: FlowRepo;
   settings: SettingsRepo;
   /** Node types and trigger listeners beyond the shipped ones. */
@@ -57,7 +62,30 @@ export async function createServices(o: {
   };
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
   const attachments = createAttachmentStore(config.dataDir);
-  const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
+  const extras = createStepExtras();
+  const responses = createResponseHub();
+  // The run path is chosen once, from the database: SQLite keeps its in-process queue and inline fast path;
+  // PostgreSQL runs it over BullMQ so several processes can share it (scale/pg-parts.ts).
+  const pgParts =
+    db.kind === "postgres"
+      ? createPgRunParts({
+          db,
+          redisUrl: config.scale!.redisUrl,
+          role: o.role ?? "all",
+          concurrency: config.workerConcurrency,
+          ...(config.scale?.lockMs ? { lockMs: config.scale.lockMs } : {}),
+          extras,
+          events,
+          responses,
+          log,
+        })
+      : undefined;
+  const runningOf =
+    db.kind === "sqlite"
+      ? db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`)
+      : undefined;
+  const isRunning = (flowId: string) =>
+    pgParts ? pgParts.isRunning(flowId) : runningOf!.get(flowId) !== undefined;
   const shipped = createShippedListeners({
     webhook: hooks.production,
     email: {
@@ -84,7 +112,8 @@ export async function createServices(o: {
           });
         },
       },
-      isRunning: (flowId) => runningOf.get(flowId) !== undefined,
+      isRunning,
+      ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
     },
   });
   const types = createTypeRegistry({
@@ -94,17 +123,20 @@ export async function createServices(o: {
   const registry: NodeRegistry = types.nodes;
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
-  const queue = createSqliteRunQueue(db.sql);
-  const extras = createStepExtras();
-  const stepStore = createSqliteStepStore(db.sql, extras);
-  const responses = createResponseHub();
-  const retention = createRetentionJob({
-    sql: db.sql,
-    file: db.file,
-    settings: o.settings,
-    log,
-    removeAttachment: attachments.remove,
-  });
+  const sqliteQueue = db.kind === "sqlite" ? createSqliteRunQueue(db.sql) : undefined;
+  const queue: RunAdmission = pgParts?.jobs ?? sqliteQueue!;
+  const sqliteSteps = db.kind === "sqlite" ? createSqliteStepStore(db.sql, extras) : undefined;
+  const stepStore: StepStore = pgParts?.stepStore ?? sqliteSteps!;
+  const retention =
+    db.kind === "sqlite"
+      ? createRetentionJob({
+          sql: db.sql,
+          file: db.file,
+          settings: o.settings,
+          log,
+          removeAttachment: attachments.remove,
+        })
+      : pgRetention(o.settings);
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {
@@ -121,13 +153,18 @@ export async function createServices(o: {
   await reloadAgents();
 
   // The one place `run.finished` is emitted: queued runs finish in the worker, sync webhook runs inline.
-  const runFinished = (f: RunFinished) => events.emit("run.finished", f);
-  const runRow = db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
-    `SELECT flowId, channel FROM "Run" WHERE id = ?`,
-  );
+  // With several processes it goes over Redis, and every serving process (this one too) re-emits it.
+  const runFinished = (f: RunFinished) =>
+    pgParts ? pgParts.publishFinished(f) : events.emit("run.finished", f);
+  const runRow =
+    db.kind === "sqlite"
+      ? db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
+          `SELECT flowId, channel FROM "Run" WHERE id = ?`,
+        )
+      : undefined;
   /** A queued or parked run cancelled before a worker held it: no worker will say it finished. */
-  const cancelledUnclaimed = (runId: string) => {
-    const row = runRow.get(runId);
+  const cancelledUnclaimed = async (runId: string) => {
+    const row = pgParts ? await pgParts.runRow(runId) : runRow!.get(runId);
     if (row) runFinished({ runId, status: "cancelled", ...row });
   };
 
@@ -135,32 +172,47 @@ export async function createServices(o: {
     flows: cache,
     registry,
     stepStore,
-    responses,
+    responses: pgParts?.executorResponses ?? responses,
     extras,
     log,
     http,
     secrets: vault.reader,
     agents: () => agents!.runner,
-    subflows: createSubflowCaller({ flows: o.flows, queue, stepStore }),
-    onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
-  });
-  // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.
-  const finishMany = db.sql.transaction((workerId: string, batch: FinishRequest[]) =>
-    batch.map((f) => {
-      stepStore.flushSync(f.runId);
-      return queue.finish(f.runId, workerId, f.outcome);
+    subflows: createSubflowCaller({
+      flows: o.flows,
+      enqueue: (run: NewRun) => queue.enqueue(run),
+      finishChild: pgParts
+        ? pgParts.finishChild
+        : async (runId, owner, outcome) => {
+            sqliteSteps!.flushSync(runId);
+            sqliteQueue!.finish(runId, owner, outcome);
+          },
     }),
-  );
-  const worker = createWorker({
-    queue,
-    execute,
-    log,
-    finishMany: (workerId, batch) => finishMany(workerId, batch),
-    onFinished: (runId, outcome, run) => {
-      runFinished({ runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
-      responses.forget(runId);
-    },
+    onEvent: pgParts?.onEvent ?? ((e: RunProgressEvent) => events.emit("run.event", e)),
   });
+  const onWorkerFinished = (runId: string, outcome: RunOutcome, run: ClaimedRun) => {
+    runFinished({ runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
+    responses.forget(runId);
+  };
+  let worker: Worker;
+  if (pgParts) worker = pgParts.createWorker(execute, onWorkerFinished);
+  else {
+    const sql = (db as Extract<StorageHandle, { kind: "sqlite" }>).sql;
+    // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.
+    const finishMany = sql.transaction((workerId: string, batch: FinishRequest[]) =>
+      batch.map((f) => {
+        sqliteSteps!.flushSync(f.runId);
+        return sqliteQueue!.finish(f.runId, workerId, f.outcome);
+      }),
+    );
+    worker = createWorker({
+      queue: sqliteQueue!,
+      execute,
+      log,
+      finishMany: (workerId, batch) => finishMany(workerId, batch),
+      onFinished: onWorkerFinished,
+    });
+  }
 
   const triggers = createTriggerManager({
     flows: o.flows,
@@ -179,7 +231,7 @@ export async function createServices(o: {
     cache,
     registry,
     execute,
-    stepStore,
+    stepStore: sqliteSteps!,
     queue,
     responses,
     worker,
@@ -223,8 +275,12 @@ export async function createServices(o: {
     agents: () => agents!,
     reloadAgents,
     reloadHttp,
+    /** Scale-out only: the BullMQ queue, the Redis bus and the PostgreSQL run statements. */
+    scale: pgParts,
     async start() {
-      const recovered = queue.recoverOrphans();
+      pgParts?.start();
+      // Only the single process that holds the SQLite data dir knows every `running` row is an orphan.
+      const recovered = sqliteQueue?.recoverOrphans() ?? 0;
       if (recovered)
         log.warn(
           { recovered },
@@ -252,9 +308,20 @@ export async function createServices(o: {
       await retention.stop();
       await worker.stop();
       await inline.drain();
+      await pgParts?.stop();
       memory.close();
     },
   };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Admission as the rest of the host sees it, whichever queue is behind it. */
+export interface RunAdmission {
+  enqueue(run: NewRun): ReturnType<import("./queue/types").RunQueue["enqueue"]>;
+  requestCancel(
+    runId: string,
+  ):
+    | ReturnType<import("./queue/types").RunQueue["requestCancel"]>
+    | Promise<ReturnType<import("./queue/types").RunQueue["requestCancel"]>>;
+}

@@ -56,11 +56,11 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       return { runId: id, flowVersion: version };
     },
 
-    cancelRun(runId: string) {
-      const result = s.queue.requestCancel(runId);
+    async cancelRun(runId: string) {
+      const result = await s.queue.requestCancel(runId);
       if (result === "not_found") throw new RunControlError("not_found", `run ${runId} not found`);
       if (result === "signalled") s.worker.abort(runId);
-      if (result === "cancelled") s.cancelledUnclaimed(runId);
+      if (result === "cancelled") await s.cancelledUnclaimed(runId);
       return { runId, result };
     },
 
