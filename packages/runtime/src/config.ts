@@ -101,6 +101,11 @@ export const envSchema = z.object({
     .max(10_000, "expected at most 10000 runs per worker process")
     .default(32)
     .describe("Runs one worker process executes at once"),
+  SWITCHYARD_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "expected 1-64 letters, digits, '_', '.' or '-'")
+    .default("switchyard")
+    .describe("Scale-out: prefix of every Redis key and channel (several deployments can share one Redis)"),
   SWITCHYARD_WORKER_LOCK_MS: z.coerce
     .number({ error: "expected milliseconds, 1000 or more" })
     .int("expected whole milliseconds")
@@ -136,7 +141,7 @@ export interface Config {
   /** Host names (lower case, no port) besides the base URL's that browsers may address us by. */
   allowedHosts: string[];
   /** Scale-out: PostgreSQL + Redis instead of the SQLite file and its in-process queue. */
-  scale?: { databaseUrl: string; redisUrl: string; lockMs: number };
+  scale?: { databaseUrl: string; redisUrl: string; redisPrefix: string; lockMs: number };
   workerConcurrency: number;
 }
 
@@ -187,6 +192,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
           scale: {
             databaseUrl: e.SWITCHYARD_DATABASE_URL,
             redisUrl: e.SWITCHYARD_REDIS_URL,
+            redisPrefix: e.SWITCHYARD_REDIS_PREFIX,
             lockMs: e.SWITCHYARD_WORKER_LOCK_MS,
           },
         }

@@ -71,6 +71,7 @@ export async function createServices(o: {
       ? createPgRunParts({
           db,
           redisUrl: config.scale!.redisUrl,
+          prefix: config.scale!.redisPrefix,
           role: o.role ?? "all",
           concurrency: config.workerConcurrency,
           ...(config.scale?.lockMs ? { lockMs: config.scale.lockMs } : {}),

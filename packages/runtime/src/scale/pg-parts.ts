@@ -34,6 +34,8 @@ const RECONCILE_EVERY_MS = 5_000;
 export function createPgRunParts(o: {
   db: PostgresHandle;
   redisUrl: string;
+  /** Prefix of every Redis key, channel and BullMQ queue of this deployment. */
+  prefix: string;
   role: HostRole;
   concurrency: number;
   lockMs?: number;
@@ -42,11 +44,11 @@ export function createPgRunParts(o: {
   responses: ResponseHub;
   log: Logger;
 }) {
-  const bus = createRunBus(o.redisUrl);
+  const bus = createRunBus(o.redisUrl, o.prefix);
   const runs = createPgRuns(o.db.pool);
-  const jobs = createRunJobs({ runs, redisUrl: o.redisUrl, bus, log: o.log });
+  const jobs = createRunJobs({ runs, redisUrl: o.redisUrl, prefix: o.prefix, bus, log: o.log });
   const stepStore = createPgStepStore(o.db.pool, o.extras);
-  const coordinator: RunCoordinator = createRedisRunCoordinator(bus.redis, `${process.pid}`);
+  const coordinator: RunCoordinator = createRedisRunCoordinator(bus.redis, `${process.pid}`, o.prefix);
   const serves = o.role !== "worker";
 
   // Ingress processes re-emit what workers report, so the live view, SSE and triggers see every run.
@@ -89,7 +91,11 @@ export function createPgRunParts(o: {
         return true;
       },
     } satisfies ResponseHub,
-    onEvent: (e: RunProgressEvent) => bus.publish("run.event", e),
+    onEvent: (e: RunProgressEvent) => {
+      bus.publish("run.event", e);
+      // A worker-only process hears nothing back from the bus: its own listeners get the event here.
+      if (!serves) o.events.emit("run.event", e);
+    },
     publishFinished: (f: RunFinished) => bus.publish("run.finished", f),
     createWorker(
       execute: RunExecutor,
@@ -101,6 +107,7 @@ export function createPgRunParts(o: {
         steps: stepStore,
         bus,
         redisUrl: o.redisUrl,
+        prefix: o.prefix,
         execute,
         log: o.log,
         concurrency: o.concurrency,

@@ -31,8 +31,14 @@ export type CancelResult = "cancelled" | "signalled" | "not_found" | "already_fi
  * transaction and one `addBulk`. A crash between COMMIT and the add leaves a queued row without a job;
  * the reconciler (`reconcile`) offers such rows to the queue again, so no acknowledged run is lost.
  */
-export function createRunJobs(o: { runs: PgRuns; redisUrl: string; bus: RunBus; log: Logger }) {
-  const queue = new Queue(RUN_QUEUE_NAME, { connection: bullConnection(o.redisUrl) });
+export function createRunJobs(o: {
+  runs: PgRuns;
+  redisUrl: string;
+  prefix: string;
+  bus: RunBus;
+  log: Logger;
+}) {
+  const queue = new Queue(RUN_QUEUE_NAME, { connection: bullConnection(o.redisUrl), prefix: o.prefix });
   queue.on("error", (err) => o.log.warn({ err }, "run queue connection error"));
   let pending: Pending[] = [];
   let flushing = false;

@@ -13,6 +13,7 @@ export interface QueueWorkerOptions {
   steps: AsyncStepStore;
   bus: RunBus;
   redisUrl: string;
+  prefix: string;
   execute: RunExecutor;
   log: Logger;
   concurrency: number;
@@ -114,6 +115,7 @@ export function createQueueWorker(o: QueueWorkerOptions): Worker {
     start() {
       bull = new BullWorker(RUN_QUEUE_NAME, processJob, {
         connection: bullConnection(o.redisUrl),
+        prefix: o.prefix,
         concurrency: o.concurrency,
         lockDuration: lockMs,
         stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
