@@ -227,6 +227,14 @@ export async function createServices(o: {
     log,
   });
   events.on("run.finished", (f) => triggers.runFinished(f.flowId));
+  // Another web process activated, deactivated or saved a flow: bind what the database now says.
+  if (pgParts && (o.role ?? "all") !== "worker")
+    pgParts.bus.on("flow.sync", ({ flowId }, mine) => {
+      if (!mine)
+        triggers
+          .sync(flowId)
+          .catch((err) => log.error({ err, flowId }, "rebinding a flow's triggers failed"));
+    });
 
   const inline = createInlineRuns({
     cache,

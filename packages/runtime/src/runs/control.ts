@@ -72,6 +72,7 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
       await o.flows.setActive(flowId, active);
       try {
         await s.triggers.sync(flowId);
+        s.scale?.bus.publish("flow.sync", { flowId });
       } catch (e) {
         await o.flows.setActive(flowId, false);
         s.triggers.unbind(flowId);
@@ -128,6 +129,7 @@ export function createRunControl(o: { flows: FlowRepo; services: Services }) {
         );
         await o.flows.setActive(flowId, true);
         await s.triggers.sync(flowId);
+        s.scale?.bus.publish("flow.sync", { flowId });
       }
     },
   };

@@ -10,12 +10,15 @@ export interface BusMessages {
   "run.finished": RunFinished;
   "run.response": { runId: string; response: WebhookResponse };
   "run.cancel": { runId: string };
+  /** A flow was activated, deactivated or saved in one process: the others rebind its triggers. */
+  "flow.sync": { flowId: string };
 }
 type Topic = keyof BusMessages;
 
 export interface RunBus {
   publish<T extends Topic>(topic: T, message: BusMessages[T]): void;
-  on<T extends Topic>(topic: T, fn: (message: BusMessages[T]) => void): void;
+  /** `mine` is true for messages this process published itself. */
+  on<T extends Topic>(topic: T, fn: (message: BusMessages[T], mine: boolean) => void): void;
   /** Remembers a cancel request for a day, so a worker that missed the message still sees it. */
   requestCancel(runId: string): Promise<void>;
   /** The runs among `runIds` someone asked to cancel. */
@@ -33,11 +36,11 @@ export function createRunBus(url: string, prefix = "switchyard"): RunBus {
   const sub = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
   const channel = `${prefix}:bus`;
   const origin = randomUUID();
-  const handlers = new Map<Topic, ((m: unknown) => void)[]>();
+  const handlers = new Map<Topic, ((m: unknown, mine: boolean) => void)[]>();
   let subscribed = false;
   sub.on("message", (_ch: string, raw: string) => {
-    const { topic, message } = JSON.parse(raw) as { topic: Topic; message: unknown; origin: string };
-    for (const fn of handlers.get(topic) ?? []) fn(message);
+    const m = JSON.parse(raw) as { topic: Topic; message: unknown; origin: string };
+    for (const fn of handlers.get(m.topic) ?? []) fn(m.message, m.origin === origin);
   });
   // ioredis logs reconnect errors itself when nobody listens; the start-up check reports the first one.
   pub.on("error", () => {});
@@ -52,7 +55,7 @@ export function createRunBus(url: string, prefix = "switchyard"): RunBus {
         subscribed = true;
         void sub.subscribe(channel);
       }
-      handlers.set(topic, [...(handlers.get(topic) ?? []), fn as (m: unknown) => void]);
+      handlers.set(topic, [...(handlers.get(topic) ?? []), fn as (m: unknown, mine: boolean) => void]);
     },
     async requestCancel(runId) {
       await pub.set(cancelKey(runId), "1", "EX", 86_400);
