@@ -2,6 +2,7 @@
 // Redis prefix, talking only through them (as separate processes do). The multi-process SIGKILL test is
 // in crash-cluster.test.ts.
 import { defineNode, NodeError } from "@switchyard/nodes";
+import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { waitForRun } from "../__tests__/test-host";
@@ -189,6 +190,44 @@ describe("one web and two worker processes on PostgreSQL + Redis", () => {
     expect(res.status).toBe(200);
     const run = await waitForRun(web.host, res.headers.get("x-switchyard-run-id")!);
     expect(run.steps.find((s) => s.nodeId === "ask")?.status).toBe("succeeded");
+  });
+
+  it("runs an e-mail received by the web process's SMTP server on a worker", async () => {
+    const flowId = await activate({
+      nodes: [
+        { id: "mail", type: "trigger.email", config: { localPart: "orders" } },
+        {
+          id: "set",
+          type: "data.set",
+          config: { fields: [{ name: "s", value: "=item.subject" }], keepOnlySet: true },
+        },
+      ],
+      edges: [{ from: { node: "mail", port: "main" }, to: { node: "set", port: "main" } }],
+    });
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: web.host.services.smtpPort(),
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport.sendMail({
+      from: "ada@example.com",
+      to: "orders@localhost",
+      subject: "Order 7",
+      text: "hi",
+    });
+    transport.close();
+    let runs = await web.host.runs.list({ flowId });
+    for (let i = 0; i < 500 && runs.runs[0]?.status !== "succeeded"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      runs = await web.host.runs.list({ flowId });
+    }
+    const run = await waitForRun(web.host, runs.runs[0]!.id);
+    expect(run.channel).toBe("email");
+    const out = JSON.parse(run.steps.find((x) => x.nodeId === "set")!.output!) as {
+      main: { json: unknown }[];
+    };
+    expect(out.main[0]!.json).toEqual({ s: "Order 7" });
   });
 
   it("reports the database, the queue and two live workers at /api/health", async () => {

@@ -1,5 +1,6 @@
 import { redactUrl } from "@switchyard/db";
 import { Redis } from "ioredis";
+import { connect } from "node:net";
 import pg from "pg";
 
 /** A dependency the process cannot start without; the message is the one line the operator sees. */
@@ -25,6 +26,11 @@ export async function checkScaleServices(scale: { databaseUrl: string; redisUrl:
   } finally {
     await c.end().catch(() => {});
   }
+  const where = `Redis at SWITCHYARD_REDIS_URL=${redactUrl(scale.redisUrl)}`;
+  // ioredis reports a refused connection only as "Connection is closed": a plain TCP connect says why.
+  await tcpReachable(scale.redisUrl, 6379).catch((e) => {
+    throw new StartupCheckError(`cannot reach ${where}: ${reason(e)}`);
+  });
   const r = new Redis(scale.redisUrl, {
     lazyConnect: true,
     connectTimeout: TIMEOUT_MS,
@@ -49,4 +55,17 @@ function reason(e: unknown): string {
   // Node reports a refused dual-stack connect as an AggregateError with an empty message.
   const message = err.message || err.errors?.map((x) => x.message).join("; ") || err.code || String(e);
   return message.split("\n")[0]!;
+}
+
+function tcpReachable(url: string, defaultPort: number): Promise<void> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || defaultPort) });
+    socket.setTimeout(TIMEOUT_MS, () => socket.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
+    socket.once("connect", () => {
+      socket.end();
+      resolve();
+    });
+    socket.once("error", reject);
+  });
 }
