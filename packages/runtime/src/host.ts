@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import {
   applyMigrations,
@@ -153,8 +154,13 @@ async function createScaleHost(
   const scale = config.scale!;
   const role = opts.role ?? "all";
   await checkScaleServices(scale);
+  // No lock creates it here: several processes may share the folder (memory, attachments, key file).
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   makePrivateFile(config.memoryFile);
-  const handle = openPostgres(scale.databaseUrl);
+  // A worker's runs each hold a connection for a moment per step: size its pool to its concurrency.
+  const handle = openPostgres(scale.databaseUrl, {
+    max: role === "web" ? 10 : Math.min(config.workerConcurrency + 4, 64),
+  });
   let services: Services | undefined;
   try {
     const migrated = await applyPostgresMigrations(handle.pool);

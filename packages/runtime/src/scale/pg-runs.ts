@@ -152,6 +152,36 @@ export function createPgRuns(pool: pg.Pool) {
       return new Set(rows.map((r) => r.id));
     },
 
+    /**
+     * Records a terminal outcome and the run's last checkpoints in one statement (one round trip, atomic):
+     * the steps are written even if another worker took the run meanwhile, as in a transaction would be.
+     */
+    async finishWithSteps(
+      runId: string,
+      workerId: string,
+      outcome: RunOutcome,
+      steps: (offset: number) => { sql: string; params: unknown[] } | undefined,
+    ): Promise<boolean> {
+      const params: unknown[] = [
+        outcome.status,
+        outcome.error?.code ?? null,
+        outcome.error?.message ?? null,
+        outcome.error?.nodeId ?? null,
+        outcome.outputJson ?? null,
+        runId,
+        workerId,
+      ];
+      const insert = steps(params.length);
+      const r = await pool.query(
+        `${insert ? `WITH steps AS (${insert.sql}) ` : ""}UPDATE "Run" SET status = $1, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+           "errorCode" = $2, "errorMessage" = $3, "errorNodeId" = $4, output = $5, "endedAt" = ${NOW},
+           "durationMs" = (EXTRACT(EPOCH FROM (${NOW} - COALESCE("startedAt", ${NOW}))) * 1000)::int
+         WHERE id = $6 AND "leaseOwner" = $7 AND status = 'running'`,
+        insert ? [...params, ...insert.params] : params,
+      );
+      return r.rowCount === 1;
+    },
+
     /** Records an outcome (with the checkpoints `before` writes) if this worker still holds the run. */
     async finish(
       runId: string,

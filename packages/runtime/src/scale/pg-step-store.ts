@@ -9,6 +9,11 @@ export interface AsyncStepStore {
   load(runId: string): Promise<StepRecord[]>;
   /** Writes the run's buffered checkpoints on `c` (the transaction that finishes the run) or the pool. */
   flush(runId: string, c?: pg.PoolClient): Promise<void>;
+  /**
+   * Takes the run's buffered checkpoints as one INSERT whose parameters start at `$<offset + 1>`, to run in
+   * the same statement as the run's outcome (one round trip); undefined when nothing is buffered.
+   */
+  takeInsert(runId: string, offset: number): { sql: string; params: unknown[] } | undefined;
   /** Drops the run's buffered checkpoints (a run that ended without being recorded). */
   drop(runId: string): void;
 }
@@ -59,18 +64,22 @@ export function createPgStepStore(pool: pg.Pool, extras?: StepExtras): AsyncStep
     buffered.delete(runId);
     return rows;
   };
-  const write = async (q: pg.Pool | pg.PoolClient, rows: unknown[][]) => {
-    if (rows.length === 0) return;
+  const insertOf = (rows: unknown[][], offset = 0) => {
     const values = rows
       .map((_, r) => {
-        const p = (i: number) => `$${r * width + i + 1}`;
+        const p = (i: number) => `$${offset + r * width + i + 1}`;
         const cells = Array.from({ length: width }, (_, i) =>
           i === 17 || i === 18 ? `(${p(i)}::timestamptz AT TIME ZONE 'UTC')` : p(i),
         );
         return `(${cells.join(", ")})`;
       })
       .join(", ");
-    await q.query(`INSERT INTO "Step" (${columns}) VALUES ${values}`, rows.flat());
+    return { sql: `INSERT INTO "Step" (${columns}) VALUES ${values}`, params: rows.flat() };
+  };
+  const write = async (q: pg.Pool | pg.PoolClient, rows: unknown[][]) => {
+    if (rows.length === 0) return;
+    const { sql, params } = insertOf(rows);
+    await q.query(sql, params);
   };
   return {
     async save(step) {
@@ -92,6 +101,10 @@ export function createPgStepStore(pool: pg.Pool, extras?: StepExtras): AsyncStep
       }
     },
     flush: (runId, c) => write(c ?? pool, take(runId)),
+    takeInsert(runId, offset) {
+      const rows = take(runId);
+      return rows.length ? insertOf(rows, offset) : undefined;
+    },
     drop: (runId) => void buffered.delete(runId),
     async load(runId) {
       await write(pool, take(runId));

@@ -94,7 +94,12 @@ export function createQueueWorker(o: QueueWorkerOptions): Worker {
     }
     let recorded: boolean;
     try {
-      recorded = await o.runs.finish(run.id, workerId, outcome, (c) => o.steps.flush(run.id, c));
+      recorded =
+        outcome.status === "waiting"
+          ? await o.runs.finish(run.id, workerId, outcome, (c) => o.steps.flush(run.id, c))
+          : await o.runs.finishWithSteps(run.id, workerId, outcome, (offset) =>
+              o.steps.takeInsert(run.id, offset),
+            );
     } catch (err) {
       // The lease stays: the job fails, the reconciler offers it again and it resumes from its checkpoints.
       o.steps.drop(run.id);
