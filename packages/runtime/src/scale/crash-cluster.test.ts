@@ -140,6 +140,9 @@ describe("web + two workers as OS processes on PostgreSQL + Redis", () => {
       const runs = await db.query<{ id: string; status: string }>(`SELECT id, status FROM "Run"`);
       expect(runs.rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
       expect(runs.rows.filter((r) => r.status !== "succeeded")).toEqual([]);
+      // The kill hit runs in flight: some were taken over by the surviving worker (a second take).
+      const resumed = await db.query(`SELECT count(*) AS n FROM "Run" WHERE attempts > 1`);
+      expect(Number(resumed.rows[0].n)).toBeGreaterThan(0);
 
       // Exactly one succeeded checkpoint per step of every run: a completed step never ran again.
       const steps = await db.query<{ runId: string; stepId: string; n: string }>(
