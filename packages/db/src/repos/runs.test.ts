@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databases, type TestDatabase } from "../__tests__/databases";
+import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { createFlowRepo } from "./flows";
 import { createRunRepo, type RunListQuery } from "./runs";
@@ -30,8 +31,8 @@ describe.each(databases)("run repository on %s", (kind, open) => {
   /** 5 000 runs over two flows with every status and channel, some with errors worth searching for. */
   async function seed(flowIds: string[]): Promise<Seeded[]> {
     const out: Seeded[] = [];
-    const runs: Parameters<TestDatabase["prisma"]["run"]["createMany"]>[0]["data"] & unknown[] = [];
-    const steps: Parameters<TestDatabase["prisma"]["step"]["createMany"]>[0]["data"] & unknown[] = [];
+    const runs: Prisma.RunCreateManyInput[] = [];
+    const steps: Prisma.StepCreateManyInput[] = [];
     for (let i = 0; i < 5000; i++) {
       const status = statuses[i % statuses.length]!;
       const finished = ["succeeded", "failed", "cancelled"].includes(status);
