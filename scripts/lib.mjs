@@ -102,7 +102,9 @@ export function ensureInstalled() {
     writeStamp("install", installHash);
   }
   const schemaHash = hashFiles(["prisma/schema.prisma", "prisma/postgres/schema.prisma", "pnpm-lock.yaml"]);
-  const clients = ["prisma", "prisma-pg"].map((c) => path.join(root, `packages/db/src/generated/${c}/client.ts`));
+  const clients = ["prisma", "prisma-pg"].map((c) =>
+    path.join(root, `packages/db/src/generated/${c}/client.ts`),
+  );
   if (!clients.every((c) => existsSync(c)) || !stampIsCurrent("prisma", schemaHash)) {
     // Two clients from one set of models: SQLite (embedded default) and PostgreSQL (prisma/postgres is
     // derived from prisma/schema.prisma by packages/db/scripts/postgres-schema.ts).
