@@ -11,8 +11,7 @@ export type { RunListQuery, RunRepo } from "./repos/runs";
 export { createSettingsRepo } from "./repos/settings";
 export type { SettingsRepo } from "./repos/settings";
 export type { PrismaClient } from "./generated/prisma/client";
-export { applyPostgresMigrations, defaultPostgresMigrationsDir } from "./postgres/migrate";
-export { inTransaction, openPostgres, redactUrl } from "./postgres/open";
+// PostgreSQL lives at "@switchyard/db/postgres" (loaded only on scale-out); its handle type is shared here.
 export type { PostgresHandle } from "./postgres/open";
 /** Either database: SQLite (embedded default) or PostgreSQL (SWITCHYARD_DATABASE_URL). */
 export type StorageHandle = import("./open").DatabaseHandle | import("./postgres/open").PostgresHandle;

@@ -24,7 +24,7 @@ import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
 import { createWebhookAdmission } from "./triggers/webhook/wiring";
 import { createWorker, type FinishRequest, type Worker } from "./worker/worker";
-import { createPgRunParts, type HostRole, pgRetention } from "./scale/pg-parts";
+import type { HostRole } from "./scale/pg-parts";
 import type { ClaimedRun, NewRun, RunOutcome } from "./queue/types";
 import type { StepStore } from "@switchyard/engine";
 
@@ -66,9 +66,11 @@ export async function createServices(o: {
   const responses = createResponseHub();
   // The run path is chosen once, from the database: SQLite keeps its in-process queue and inline fast path;
   // PostgreSQL runs it over BullMQ so several processes can share it (scale/pg-parts.ts).
+  // Imported only on scale-out: BullMQ, ioredis and pg would slow every SQLite start-up.
+  const scale = db.kind === "postgres" ? await import("./scale/pg-parts") : undefined;
   const pgParts =
     db.kind === "postgres"
-      ? createPgRunParts({
+      ? scale!.createPgRunParts({
           db,
           redisUrl: config.scale!.redisUrl,
           prefix: config.scale!.redisPrefix,
@@ -137,7 +139,7 @@ export async function createServices(o: {
           log,
           removeAttachment: attachments.remove,
         })
-      : pgRetention(o.settings);
+      : scale!.pgRetention(o.settings);
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {

@@ -1,4 +1,5 @@
-import { inTransaction, newId } from "@switchyard/db";
+import { newId } from "@switchyard/db";
+import { inTransaction } from "@switchyard/db/postgres";
 import type { RunChannel } from "@switchyard/contracts/runs";
 import type pg from "pg";
 import type { Admission, ClaimedRun, NewRun, RunOutcome } from "../queue/types";

@@ -1,4 +1,4 @@
-import { redactUrl } from "@switchyard/db";
+import { redactUrl } from "@switchyard/db/postgres";
 import { Redis } from "ioredis";
 import { connect } from "node:net";
 import pg from "pg";
