@@ -40,7 +40,8 @@ let web: Role;
 let workers: Role[];
 
 beforeAll(async () => {
-  d = await createDeployment({ SWITCHYARD_WORKER_LOCK_MS: "2000" });
+  // Two runs per worker at a time: a burst cannot all land on one worker, so both take part.
+  d = await createDeployment({ SWITCHYARD_WORKER_LOCK_MS: "2000", SWITCHYARD_WORKER_CONCURRENCY: "2" });
   const ext = { nodeTypes: [slowNode] };
   web = await startRole(d.env, "web", ext);
   workers = [await startRole(d.env, "worker", ext), await startRole(d.env, "worker", ext)];
@@ -99,7 +100,7 @@ describe("one web and two worker processes on PostgreSQL + Redis", () => {
   });
 
   it("runs async webhooks on the workers and streams their steps to the web process's live view", async () => {
-    await activate(hook("async", "async", [{ id: "slow", type: "test.slow", config: { ms: 30 } }]));
+    await activate(hook("async", "async", [{ id: "slow", type: "test.slow", config: { ms: 100 } }]));
     const seen: RunProgressEvent[] = [];
     const onEvent = (e: RunProgressEvent) => seen.push(e);
     web.host.services.events.on("run.event", onEvent);
