@@ -45,9 +45,9 @@ export interface Target {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "..");
+export const root = path.resolve(here, "..");
 
-function waitForLine(child: ChildProcess, re: RegExp, what: string): Promise<RegExpExecArray> {
+export function waitForLine(child: ChildProcess, re: RegExp, what: string): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (d: Buffer) => {
@@ -63,7 +63,7 @@ function waitForLine(child: ChildProcess, re: RegExp, what: string): Promise<Reg
   });
 }
 
-const stopper = (child: ChildProcess) => () =>
+export const stopper = (child: ChildProcess) => () =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once("exit", () => resolve());

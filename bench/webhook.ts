@@ -4,6 +4,7 @@
  * --node-red.
  *
  *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--seconds 20] [--rounds 3] [--warmup 5]
+ *   npx tsx bench/webhook.ts --queue [--seconds 10] [--rounds 1]   (scale-out: see bench/webhook-queue.ts)
  *
  * --baseline REF also runs Switchyard as of git REF (e.g. the commit before a change), interleaved with the rest.
  *
@@ -37,8 +38,15 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "20" },
     rounds: { type: "string", default: "3" },
     warmup: { type: "string", default: "5" },
+    queue: { type: "boolean", default: false },
   },
 });
+if (values.queue) {
+  // Scale-out figures (PostgreSQL + Redis): bench/webhook-queue.ts.
+  const { benchQueue } = await import("./webhook-queue");
+  await benchQueue({ seconds: Number(values.seconds), rounds: Number(values.rounds) });
+  process.exit();
+}
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);

@@ -101,19 +101,16 @@ export function ensureInstalled() {
     run("pnpm", ["install", "--frozen-lockfile", "--prefer-offline"]);
     writeStamp("install", installHash);
   }
-  const schemaHash = hashFiles(["prisma/schema.prisma", "pnpm-lock.yaml"]);
-  const client = path.join(root, "packages/db/src/generated/prisma/client.ts");
-  if (!existsSync(client) || !stampIsCurrent("prisma", schemaHash)) {
-    step("generating the Prisma client");
-    run("pnpm", [
-      "--filter",
-      "@switchyard/db",
-      "exec",
-      "prisma",
-      "generate",
-      "--schema",
-      "../../prisma/schema.prisma",
-    ]);
+  const schemaHash = hashFiles(["prisma/schema.prisma", "prisma/postgres/schema.prisma", "pnpm-lock.yaml"]);
+  const clients = ["prisma", "prisma-pg"].map((c) =>
+    path.join(root, `packages/db/src/generated/${c}/client.ts`),
+  );
+  if (!clients.every((c) => existsSync(c)) || !stampIsCurrent("prisma", schemaHash)) {
+    // Two clients from one set of models: SQLite (embedded default) and PostgreSQL (prisma/postgres is
+    // derived from prisma/schema.prisma by packages/db/scripts/postgres-schema.ts).
+    step("generating the Prisma clients (SQLite and PostgreSQL)");
+    for (const schema of ["../../prisma/schema.prisma", "../../prisma/postgres/schema.prisma"])
+      run("pnpm", ["--filter", "@switchyard/db", "exec", "prisma", "generate", "--schema", schema]);
     writeStamp("prisma", schemaHash);
   }
 }

@@ -13,3 +13,7 @@ export type { RunVolume } from "./repos/run-volume";
 export { createSettingsRepo } from "./repos/settings";
 export type { SettingsRepo } from "./repos/settings";
 export type { PrismaClient } from "./generated/prisma/client";
+// PostgreSQL lives at "@switchyard/db/postgres" (loaded only on scale-out); its handle type is shared here.
+export type { PostgresHandle } from "./postgres/open";
+/** Either database: SQLite (embedded default) or PostgreSQL (SWITCHYARD_DATABASE_URL). */
+export type StorageHandle = import("./open").DatabaseHandle | import("./postgres/open").PostgresHandle;

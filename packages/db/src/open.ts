@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { PrismaClient } from "./generated/prisma/client";
 
 export interface DatabaseHandle {
+  kind: "sqlite";
   /** Prisma client for repositories. */
   prisma: PrismaClient;
   /** Raw connection for hot paths (run admission, queue claims, step checkpoints) with prepared statements. */
@@ -37,6 +38,7 @@ export function openDatabase(file: string): DatabaseHandle {
     adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 }),
   });
   return {
+    kind: "sqlite",
     prisma,
     sql,
     file,

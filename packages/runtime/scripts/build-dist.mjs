@@ -4,7 +4,7 @@
 // Third-party packages are not bundled; they are imported from where pnpm installed them. The result
 // is machine-local build output (absolute paths), like node_modules; bin/switchyard.mjs uses it only
 // while a hash of every input still matches (see dist-check.mjs).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -46,9 +46,16 @@ const plugin = {
 
 const outdir = path.join(pkg, "dist");
 await mkdir(outdir, { recursive: true });
+// Chunks are named by content hash: drop the previous build's files so the folder holds one build.
+for (const f of await readdir(outdir)) if (/\.mjs(\.map)?$/.test(f)) await rm(path.join(outdir, f));
 const result = await build({
   entryPoints: [path.join(pkg, "src/cli.ts")],
-  outfile: path.join(outdir, "switchyard.mjs"),
+  outdir,
+  entryNames: "switchyard",
+  // Code split at dynamic imports: scale-out (BullMQ, ioredis, pg) loads only when configured, instead of
+  // costing every SQLite start-up the second or more those imports take.
+  splitting: true,
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

@@ -77,6 +77,41 @@ export const envSchema = z.object({
     .enum(["true", "false", "1", "0"], { error: "expected true or false" })
     .default("false")
     .describe("Trust X-Forwarded-For from a reverse proxy in front of Switchyard"),
+  SWITCHYARD_DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\/\S+$/,
+      "expected a PostgreSQL URL, e.g. postgres://user:pass@db:5432/switchyard",
+    )
+    .optional()
+    .describe(
+      "PostgreSQL as the system of record instead of the SQLite file (scale-out; needs SWITCHYARD_REDIS_URL)",
+    ),
+  SWITCHYARD_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, "expected a Redis URL, e.g. redis://127.0.0.1:6379")
+    .optional()
+    .describe(
+      "Redis for the BullMQ run queue and cross-process events (scale-out; needs SWITCHYARD_DATABASE_URL)",
+    ),
+  SWITCHYARD_WORKER_CONCURRENCY: z.coerce
+    .number({ error: "expected a whole number of runs, 1 or more" })
+    .int("expected a whole number of runs, 1 or more")
+    .min(1, "expected a whole number of runs, 1 or more")
+    .max(10_000, "expected at most 10000 runs per worker process")
+    .default(32)
+    .describe("Runs one worker process executes at once"),
+  SWITCHYARD_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "expected 1-64 letters, digits, '_', '.' or '-'")
+    .default("switchyard")
+    .describe("Scale-out: prefix of every Redis key and channel (several deployments can share one Redis)"),
+  SWITCHYARD_WORKER_LOCK_MS: z.coerce
+    .number({ error: "expected milliseconds, 1000 or more" })
+    .int("expected whole milliseconds")
+    .min(1000, "expected milliseconds, 1000 or more")
+    .default(30_000)
+    .describe("Scale-out: how long a stopped worker holds its runs before another worker resumes them"),
   SWITCHYARD_URL: z
     .url({ error: "expected the server's base URL, e.g. http://127.0.0.1:3000" })
     .optional()
@@ -105,6 +140,9 @@ export interface Config {
   trustProxy: boolean;
   /** Host names (lower case, no port) besides the base URL's that browsers may address us by. */
   allowedHosts: string[];
+  /** Scale-out: PostgreSQL + Redis instead of the SQLite file and its in-process queue. */
+  scale?: { databaseUrl: string; redisUrl: string; redisPrefix: string; lockMs: number };
+  workerConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +162,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     );
   }
   const e = parsed.data;
+  // PostgreSQL without Redis (or the reverse) is not a mode Switchyard has: say which half is missing.
+  if (Boolean(e.SWITCHYARD_DATABASE_URL) !== Boolean(e.SWITCHYARD_REDIS_URL)) {
+    const [set, missing] = e.SWITCHYARD_DATABASE_URL
+      ? ["SWITCHYARD_DATABASE_URL", "SWITCHYARD_REDIS_URL"]
+      : ["SWITCHYARD_REDIS_URL", "SWITCHYARD_DATABASE_URL"];
+    throw new ConfigError(
+      `invalid environment: ${set} is set but ${missing} is not; scale-out needs both (PostgreSQL for state, Redis for the run queue)`,
+    );
+  }
   const dataDir = path.resolve(cwd, e.SWITCHYARD_DATA_DIR);
   const shownHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   return {
@@ -140,5 +187,16 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     trustProxy: e.SWITCHYARD_TRUST_PROXY === "true" || e.SWITCHYARD_TRUST_PROXY === "1",
     allowedHosts: e.SWITCHYARD_ALLOWED_HOSTS ?? [],
     remote: { url: e.SWITCHYARD_URL?.replace(/\/$/, ""), apiKey: e.SWITCHYARD_API_KEY },
+    ...(e.SWITCHYARD_DATABASE_URL && e.SWITCHYARD_REDIS_URL
+      ? {
+          scale: {
+            databaseUrl: e.SWITCHYARD_DATABASE_URL,
+            redisUrl: e.SWITCHYARD_REDIS_URL,
+            redisPrefix: e.SWITCHYARD_REDIS_PREFIX,
+            lockMs: e.SWITCHYARD_WORKER_LOCK_MS,
+          },
+        }
+      : {}),
+    workerConcurrency: e.SWITCHYARD_WORKER_CONCURRENCY,
   };
 }

@@ -46,7 +46,7 @@ describe("host events", () => {
     const { runId } = await t.host.control.startRun(flowId);
     expect(await nextFinished(runId)).toMatchObject({ status: "waiting" });
     const cancelled = nextFinished(runId);
-    expect(t.host.control.cancelRun(runId)).toEqual({ runId, result: "cancelled" });
+    expect(await t.host.control.cancelRun(runId)).toEqual({ runId, result: "cancelled" });
     expect(await cancelled).toEqual({ runId, flowId, channel: "manual", status: "cancelled" });
   });
 });

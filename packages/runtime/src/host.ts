@@ -1,6 +1,7 @@
 import path from "node:path";
 import {
   applyMigrations,
+  type StorageHandle,
   createFlowRepo,
   createRunRepo,
   createSettingsRepo,
@@ -17,6 +18,7 @@ import type { Logger } from "./logger";
 import { createRunControl, type RunControl } from "./runs/control";
 import { seedFirstStart } from "./seed";
 import { createServices, type Services } from "./services";
+import type { HostRole } from "./scale/pg-parts";
 import type { CatalogueEntry } from "@switchyard/contracts/catalogue";
 import type { HostExtensions } from "./triggers/registry";
 import { version } from "./version";
@@ -25,7 +27,10 @@ export interface Host {
   config: Config;
   log: Logger;
   version: string;
-  db: DatabaseHandle;
+  /** SQLite (embedded default) or PostgreSQL (SWITCHYARD_DATABASE_URL). */
+  db: StorageHandle;
+  /** Which parts of the host this process runs (always "all" on SQLite). */
+  role: HostRole;
   flows: FlowRepo;
   runs: RunRepo;
   settings: SettingsRepo;
@@ -38,11 +43,22 @@ export interface Host {
    * forms read them. Built once.
    */
   catalogue(): CatalogueEntry[];
-  /** Cheap liveness check of the database for /api/health. */
-  dbHealth(): "ok" | "error";
+  /** Cheap liveness check of the database. */
+  dbHealth(): Promise<"ok" | "error">;
+  /** What /api/health reports: the database, and on scale-out the queue and the live workers. */
+  health(): Promise<HostHealth>;
   /** Starts the worker and binds the triggers of active flows. */
   start(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface HostHealth {
+  status: "ok" | "error";
+  version: string;
+  role: HostRole;
+  db: "ok" | "error";
+  /** Scale-out only: BullMQ's job counts and the worker processes connected to the queue. */
+  queue?: { waiting: number; active: number; delayed: number; workers: number } | "error";
 }
 
 /**
@@ -52,8 +68,10 @@ export interface Host {
 export async function createHost(
   config: Config,
   log: Logger,
-  opts: { seed?: boolean } & HostExtensions = {},
+  opts: { seed?: boolean; role?: HostRole } & HostExtensions = {},
 ): Promise<Host> {
+  // Loaded only on scale-out: BullMQ, ioredis and pg cost the SQLite default's start-up a second or more.
+  if (config.scale) return (await import("./scale/scale-host")).createScaleHost(config, log, opts);
   const lock = lockDataDir(config.dataDir);
   let db: DatabaseHandle | undefined;
   let services: Services | undefined;
@@ -72,6 +90,14 @@ export async function createHost(
       log.info("seeded the example flow");
     const handle = db;
     const svc = await createServices({ config, log, db: handle, flows, settings, extensions: opts });
+    const dbHealth = async () => {
+      try {
+        handle.sql.prepare("SELECT 1").get();
+        return "ok" as const;
+      } catch {
+        return "error" as const;
+      }
+    };
     services = svc;
     let started = false;
     const runs = createRunRepo(handle.prisma, handle.sql);
@@ -80,6 +106,7 @@ export async function createHost(
       log,
       version,
       db: handle,
+      role: "all",
       flows,
       runs,
       settings,
@@ -87,13 +114,10 @@ export async function createHost(
       services: svc,
       control: createRunControl({ flows, runs, services: svc }),
       catalogue: () => svc.types.catalogue(),
-      dbHealth() {
-        try {
-          handle.sql.prepare("SELECT 1").get();
-          return "ok";
-        } catch {
-          return "error";
-        }
+      dbHealth,
+      async health() {
+        const db = await dbHealth();
+        return { status: db, version, role: "all", db };
       },
       async start() {
         started = true;

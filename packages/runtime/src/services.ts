@@ -1,5 +1,5 @@
 import { agentRefCheck } from "@switchyard/agent";
-import type { DatabaseHandle, FlowRepo, SettingsRepo } from "@switchyard/db";
+import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
@@ -28,7 +28,10 @@ import { createShippedListeners } from "./triggers/shipped";
 import { createWebhookHandler } from "./triggers/webhook/handler";
 import { createHookRegistry } from "./triggers/webhook/registry";
 import { createWebhookAdmission } from "./triggers/webhook/wiring";
-import { createWorker, type FinishRequest } from "./worker/worker";
+import { createWorker, type FinishRequest, type Worker } from "./worker/worker";
+import type { HostRole } from "./scale/pg-parts";
+import type { ClaimedRun, NewRun, RunOutcome } from "./queue/types";
+import type { StepStore } from "@switchyard/engine";
 
 /**
  * Builds every long-lived part of the host from the database handle. Nothing listens or runs until
@@ -37,7 +40,9 @@ import { createWorker, type FinishRequest } from "./worker/worker";
 export async function createServices(o: {
   config: Config;
   log: Logger;
-  db: DatabaseHandle;
+  db: StorageHandle;
+  /** Scale-out only (PostgreSQL + Redis): which parts this process runs. The SQLite host runs all. */
+  role?: HostRole;
   flows: FlowRepo;
   settings: SettingsRepo;
   /** Node types and trigger listeners beyond the shipped ones. */
@@ -62,7 +67,33 @@ export async function createServices(o: {
   };
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
   const attachments = createAttachmentStore(config.dataDir);
-  const runningOf = db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`);
+  const extras = createStepExtras();
+  const responses = createResponseHub();
+  // The run path is chosen once, from the database: SQLite keeps its in-process queue and inline fast path;
+  // PostgreSQL runs it over BullMQ so several processes can share it (scale/pg-parts.ts).
+  // Imported only on scale-out: BullMQ, ioredis and pg would slow every SQLite start-up.
+  const scale = db.kind === "postgres" ? await import("./scale/pg-parts") : undefined;
+  const pgParts =
+    db.kind === "postgres"
+      ? scale!.createPgRunParts({
+          db,
+          redisUrl: config.scale!.redisUrl,
+          prefix: config.scale!.redisPrefix,
+          role: o.role ?? "all",
+          concurrency: config.workerConcurrency,
+          ...(config.scale?.lockMs ? { lockMs: config.scale.lockMs } : {}),
+          extras,
+          events,
+          responses,
+          log,
+        })
+      : undefined;
+  const runningOf =
+    db.kind === "sqlite"
+      ? db.sql.prepare(`SELECT 1 FROM "Run" WHERE flowId = ? AND status = 'running' LIMIT 1`)
+      : undefined;
+  const isRunning = (flowId: string) =>
+    pgParts ? pgParts.isRunning(flowId) : runningOf!.get(flowId) !== undefined;
   const shipped = createShippedListeners({
     webhook: hooks.production,
     email: {
@@ -89,7 +120,8 @@ export async function createServices(o: {
           });
         },
       },
-      isRunning: (flowId) => runningOf.get(flowId) !== undefined,
+      isRunning,
+      ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
     },
   });
   const types = createTypeRegistry({
@@ -99,17 +131,20 @@ export async function createServices(o: {
   const registry: NodeRegistry = types.nodes;
   const memory = openMemory({ file: config.memoryFile, log: (line) => log.info(line) });
   const cache = createFlowCache(o.flows, registry);
-  const queue = createSqliteRunQueue(db.sql);
-  const extras = createStepExtras();
-  const stepStore = createSqliteStepStore(db.sql, extras);
-  const responses = createResponseHub();
-  const retention = createRetentionJob({
-    sql: db.sql,
-    file: db.file,
-    settings: o.settings,
-    log,
-    removeAttachment: attachments.remove,
-  });
+  const sqliteQueue = db.kind === "sqlite" ? createSqliteRunQueue(db.sql) : undefined;
+  const queue: RunAdmission = pgParts?.jobs ?? sqliteQueue!;
+  const sqliteSteps = db.kind === "sqlite" ? createSqliteStepStore(db.sql, extras) : undefined;
+  const stepStore: StepStore = pgParts?.stepStore ?? sqliteSteps!;
+  const retention =
+    db.kind === "sqlite"
+      ? createRetentionJob({
+          sql: db.sql,
+          file: db.file,
+          settings: o.settings,
+          log,
+          removeAttachment: attachments.remove,
+        })
+      : scale!.pgRetention(o.settings);
 
   let agents: AgentServices | undefined;
   const reloadAgents = async () => {
@@ -126,48 +161,69 @@ export async function createServices(o: {
   await reloadAgents();
 
   // The one place `run.finished` is emitted: queued runs finish in the worker, sync webhook runs inline.
-  const runFinished = (f: RunFinished) => events.emit("run.finished", f);
-  const runRow = db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
-    `SELECT flowId, channel FROM "Run" WHERE id = ?`,
-  );
+  // With several processes it goes over Redis, and every serving process (this one too) re-emits it.
+  const runFinished = (f: RunFinished) =>
+    pgParts ? pgParts.publishFinished(f) : events.emit("run.finished", f);
+  const runRow =
+    db.kind === "sqlite"
+      ? db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
+          `SELECT flowId, channel FROM "Run" WHERE id = ?`,
+        )
+      : undefined;
   /** A queued or parked run cancelled before a worker held it: no worker will say it finished. */
-  const cancelledUnclaimed = (runId: string) => {
-    const row = runRow.get(runId);
+  const cancelledUnclaimed = async (runId: string) => {
+    const row = pgParts ? await pgParts.runRow(runId) : runRow!.get(runId);
     if (row) runFinished({ runId, status: "cancelled", ...row });
   };
 
-  const stepRuns = createStepRuns({ sql: db.sql, registry });
+  // Step runs copy an earlier run's checkpoints with SQLite statements; scale-out refuses them (control.ts).
+  const stepRuns = db.kind === "sqlite" ? createStepRuns({ sql: db.sql, registry }) : undefined;
   const execute = createRunExecutor({
     stepRuns,
     flows: cache,
     registry,
     stepStore,
-    responses,
+    responses: pgParts?.executorResponses ?? responses,
     extras,
     log,
     http,
     secrets: vault.reader,
     agents: () => agents!.runner,
-    subflows: createSubflowCaller({ flows: o.flows, queue, stepStore }),
-    onEvent: (e: RunProgressEvent) => events.emit("run.event", e),
-  });
-  // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.
-  const finishMany = db.sql.transaction((workerId: string, batch: FinishRequest[]) =>
-    batch.map((f) => {
-      stepStore.flushSync(f.runId);
-      return queue.finish(f.runId, workerId, f.outcome);
+    subflows: createSubflowCaller({
+      flows: o.flows,
+      enqueue: (run: NewRun) => queue.enqueue(run),
+      finishChild: pgParts
+        ? pgParts.finishChild
+        : async (runId, owner, outcome) => {
+            sqliteSteps!.flushSync(runId);
+            sqliteQueue!.finish(runId, owner, outcome);
+          },
     }),
-  );
-  const worker = createWorker({
-    queue,
-    execute,
-    log,
-    finishMany: (workerId, batch) => finishMany(workerId, batch),
-    onFinished: (runId, outcome, run) => {
-      runFinished({ runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
-      responses.forget(runId);
-    },
+    onEvent: pgParts?.onEvent ?? ((e: RunProgressEvent) => events.emit("run.event", e)),
   });
+  const onWorkerFinished = (runId: string, outcome: RunOutcome, run: ClaimedRun) => {
+    runFinished({ runId, status: outcome.status, flowId: run.flowId, channel: run.channel });
+    responses.forget(runId);
+  };
+  let worker: Worker;
+  if (pgParts) worker = pgParts.createWorker(execute, onWorkerFinished);
+  else {
+    const sql = (db as Extract<StorageHandle, { kind: "sqlite" }>).sql;
+    // Outcomes that arrive together, with their runs' buffered checkpoints, commit as one transaction.
+    const finishMany = sql.transaction((workerId: string, batch: FinishRequest[]) =>
+      batch.map((f) => {
+        sqliteSteps!.flushSync(f.runId);
+        return sqliteQueue!.finish(f.runId, workerId, f.outcome);
+      }),
+    );
+    worker = createWorker({
+      queue: sqliteQueue!,
+      execute,
+      log,
+      finishMany: (workerId, batch) => finishMany(workerId, batch),
+      onFinished: onWorkerFinished,
+    });
+  }
 
   const triggers = createTriggerManager({
     flows: o.flows,
@@ -182,7 +238,7 @@ export async function createServices(o: {
   });
   events.on("run.finished", (f) => triggers.runFinished(f.flowId));
   const errorFlows = createErrorFlows({
-    sql: db.sql,
+    prisma: db.prisma,
     flows: o.flows,
     cache,
     async startRun(req) {
@@ -200,12 +256,20 @@ export async function createServices(o: {
       .runFinished(f)
       .catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
   });
+  // Another web process activated, deactivated or saved a flow: bind what the database now says.
+  if (pgParts && (o.role ?? "all") !== "worker")
+    pgParts.bus.on("flow.sync", ({ flowId }, mine) => {
+      if (!mine)
+        triggers
+          .sync(flowId)
+          .catch((err) => log.error({ err, flowId }, "rebinding a flow's triggers failed"));
+    });
 
   const inline = createInlineRuns({
     cache,
     registry,
     execute,
-    stepStore,
+    stepStore: sqliteSteps!,
     queue,
     responses,
     worker,
@@ -242,7 +306,7 @@ export async function createServices(o: {
     errorFlows,
     stepRuns,
     /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
-    expressionSample: createExpressionSamples({ sql: db.sql, registry }),
+    expressionSample: createExpressionSamples({ prisma: db.prisma, registry }),
     previewExpression: createExpressionPreview(),
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
@@ -256,8 +320,12 @@ export async function createServices(o: {
     flowChecks: (): ValidateOptions => ({ extraCheck: agentRefCheck(agents!.definitions) }),
     reloadAgents,
     reloadHttp,
+    /** Scale-out only: the BullMQ queue, the Redis bus and the PostgreSQL run statements. */
+    scale: pgParts,
     async start() {
-      const recovered = queue.recoverOrphans();
+      pgParts?.start();
+      // Only the single process that holds the SQLite data dir knows every `running` row is an orphan.
+      const recovered = sqliteQueue?.recoverOrphans() ?? 0;
       if (recovered)
         log.warn(
           { recovered },
@@ -285,9 +353,20 @@ export async function createServices(o: {
       await retention.stop();
       await worker.stop();
       await inline.drain();
+      await pgParts?.stop();
       memory.close();
     },
   };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Admission as the rest of the host sees it, whichever queue is behind it. */
+export interface RunAdmission {
+  enqueue(run: NewRun): ReturnType<import("./queue/types").RunQueue["enqueue"]>;
+  requestCancel(
+    runId: string,
+  ):
+    | ReturnType<import("./queue/types").RunQueue["requestCancel"]>
+    | Promise<ReturnType<import("./queue/types").RunQueue["requestCancel"]>>;
+}

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDatabase } from "../__tests__/temp-db";
+import { databases, type TestDatabase } from "../__tests__/databases";
 import { createFlowRepo } from "./flows";
-
-let db: ReturnType<typeof tempDatabase>;
-beforeEach(() => {
-  db = tempDatabase();
-});
-afterEach(async () => {
-  await db.cleanup();
-});
 
 const def = (name: string) => ({ nodes: [{ id: "t", type: "trigger.manual", name }], edges: [] });
 
-describe("flow repository", () => {
+describe.each(databases)("flow repository on %s", (_kind, open) => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await open();
+  });
+  afterEach(async () => {
+    await db.cleanup();
+  });
+
   it("stores each save as a new immutable version and keeps the old ones", async () => {
     const flows = createFlowRepo(db.prisma);
     const { id } = await flows.create({ name: "Orders", definition: def("v1") });
@@ -47,9 +47,9 @@ describe("flow repository", () => {
   });
 });
 
-describe("flow repository under a burst", () => {
-  it("serves 2000 concurrent lookups of one flow without exceeding SQLite's parameter limit", async () => {
-    const local = tempDatabase();
+describe.each(databases)("flow repository under a burst on %s", (_kind, open) => {
+  it("serves 2000 concurrent lookups of one flow without exceeding a parameter limit", async () => {
+    const local = await open();
     try {
       const flows = createFlowRepo(local.prisma);
       const { id } = await flows.create({ name: "Hot", definition: def("v1") });

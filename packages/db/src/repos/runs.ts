@@ -10,6 +10,7 @@ import {
   searchScanEdge,
 } from "./run-query";
 import { buildCountQueries, SEARCH_COUNT_CAP } from "./run-count-query";
+import { countRunsPostgres, listRunsPostgres } from "./run-list-postgres";
 import { toFtsQuery } from "./run-search";
 
 export type { RunSort };
@@ -127,13 +128,15 @@ function toSqlFilter(q: RunListQuery): RunFilterSql {
 /** Read side of runs for lists and detail views; writing belongs to the run queue. */
 export function createRunRepo(
   prisma: PrismaClient,
-  sql: Database.Database,
+  /** The SQLite connection the list and counts run on, or "postgres": they go through Prisma there. */
+  sql: Database.Database | "postgres",
   /** Matches a search page reads at most (tests lower it to reach the limit with few runs). */
   o: { searchScan?: number } = {},
 ) {
   const searchScan = o.searchScan ?? SEARCH_SCAN;
   const statements = new Map<string, Database.Statement>();
   const prepared = (text: string) => {
+    if (sql === "postgres") throw new Error("no SQLite statements on PostgreSQL");
     let st = statements.get(text);
     if (!st) {
       if (statements.size > 500) statements.clear(); // filter shapes are few; this only bounds a flood
@@ -142,7 +145,7 @@ export function createRunRepo(
     }
     return st;
   };
-  const createdAtOf = prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
+  const createdAtOf = sql === "postgres" ? undefined : prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
 
   /** Cursor back to a key; a plain run id (what earlier versions returned) is looked up. */
   function decodeCursor(sort: RunSort, cursor: string | undefined, search: boolean): CursorKey | null {
@@ -160,7 +163,7 @@ export function createRunRepo(
     }
     const tilde = cursor.indexOf("~");
     if (tilde < 0 && sort !== "duration") {
-      const row = createdAtOf.get(cursor) as { createdAt: string } | undefined;
+      const row = createdAtOf?.get(cursor) as { createdAt: string } | undefined;
       if (!row)
         throw new RangeError(`cursor "${cursor}" names no stored run; start again from the first page`);
       return { id: cursor, key: Date.parse(row.createdAt) };
@@ -176,6 +179,7 @@ export function createRunRepo(
   return {
     /** One page of runs matching the filters; pass `nextCursor` back to get the next page. */
     async list(q: RunListQuery = {}) {
+      if (sql === "postgres") return listRunsPostgres(prisma, q, listSelect);
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
       const sort = q.sort ?? "newest";
       const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
@@ -209,6 +213,7 @@ export function createRunRepo(
      * SEARCH_COUNT_CAP matches and `capped` says the figures are a lower bound.
      */
     async counts(q: Omit<RunListQuery, "status" | "sort" | "limit" | "cursor"> = {}) {
+      if (sql === "postgres") return countRunsPostgres(prisma, q);
       const filter = toSqlFilter(q);
       const byStatus: Record<string, number> = {};
       let total = 0;

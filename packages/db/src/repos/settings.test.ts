@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDatabase } from "../__tests__/temp-db";
+import { databases, type TestDatabase } from "../__tests__/databases";
 import { createSettingsRepo } from "./settings";
 
-let db: ReturnType<typeof tempDatabase>;
-beforeEach(() => {
-  db = tempDatabase();
-});
-afterEach(async () => {
-  await db.cleanup();
-});
+describe.each(databases)("settings repository on %s", (_kind, open) => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await open();
+  });
+  afterEach(async () => {
+    await db.cleanup();
+  });
 
-describe("settings repository", () => {
   it("never overwrites a value a person set with a first-start default", async () => {
     const settings = createSettingsRepo(db.prisma);
     await settings.set("policy.ceilings", { email: "write" });

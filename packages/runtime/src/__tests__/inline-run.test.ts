@@ -2,7 +2,7 @@ import { registry } from "@switchyard/nodes";
 import { compileGraph, type FlowDefinition, parseFlow } from "@switchyard/engine";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isInlineEligible } from "../runs/inline-runs";
-import { startTestHost } from "./test-host";
+import { sqliteOf, startTestHost } from "./test-host";
 
 const hook = { id: "hook", type: "trigger.webhook", config: { path: "calc", responseMode: "sync" } };
 const chain = (...nodes: { id: string; type: string; config: unknown; retry?: unknown }[]) => ({
@@ -56,13 +56,13 @@ describe("an inline webhook run", () => {
       body: JSON.stringify(body),
     });
   const row = (runId: string) =>
-    t.host.db.sql
+    sqliteOf(t.host)
       .prepare(
         `SELECT status, attempts, leaseOwner, errorCode, errorNodeId, durationMs FROM "Run" WHERE id = ?`,
       )
       .get(runId);
   const steps = (runId: string) =>
-    t.host.db.sql.prepare(`SELECT nodeId, status FROM "Step" WHERE runId = ? ORDER BY id`).all(runId);
+    sqliteOf(t.host).prepare(`SELECT nodeId, status FROM "Step" WHERE runId = ? ORDER BY id`).all(runId);
 
   it("answers only once its finished run and every step are on disk", async () => {
     const { id } = await t.host.flows.create({
@@ -105,7 +105,7 @@ describe("an inline webhook run", () => {
       errorCode: "expression_failed",
       errorNodeId: "set",
     });
-    const stored = t.host.db.sql.prepare(`SELECT errorMessage FROM "Run" WHERE id = ?`).get(runId) as {
+    const stored = sqliteOf(t.host).prepare(`SELECT errorMessage FROM "Run" WHERE id = ?`).get(runId) as {
       errorMessage: string;
     };
     expect(stored.errorMessage).toMatch(

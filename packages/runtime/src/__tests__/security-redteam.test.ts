@@ -11,7 +11,7 @@ import net from "node:net";
 import { validateFlow } from "@switchyard/engine";
 import { MAX_CONCURRENT_SANDBOXES, registry, sandboxStats } from "@switchyard/nodes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activateFlows, postHook, runOutcome, setFieldFlow, startTestHost } from "./test-host";
+import { activateFlows, postHook, runOutcome, setFieldFlow, sqliteOf, startTestHost } from "./test-host";
 
 /** $eval's host implementation, called on an object whose `environment` carries none of the evaluator's hooks. */
 const forgedEval =
@@ -169,7 +169,7 @@ describe("webhook answers keep the connection and the origin the server's (red t
     expect(res.status).toBe(500);
     for (const name of ["nel", "report-to", "reporting-endpoints", "upgrade"])
       expect(res.headers.get(name), name).toBeNull();
-    const row = t.host.db.sql
+    const row = sqliteOf(t.host)
       .prepare(`SELECT status, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
       .get(res.headers.get("x-switchyard-run-id")) as {
       status: string;
@@ -229,7 +229,7 @@ describe("a small request fanned out into many items (red team, #18)", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ n: 1500 });
     expect(most - before).toBeLessThan(200);
-    const step = t.host.db.sql
+    const step = sqliteOf(t.host)
       .prepare(`SELECT output FROM "Step" WHERE runId = ? AND nodeId = 'set'`)
       .get(res.headers.get("x-switchyard-run-id")) as { output: string } | undefined;
     expect(JSON.parse(step?.output ?? "null")).toMatchObject({ __truncated: true, atLeast: true });

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startApiHost } from "../trpc/rest/__tests__/harness";
 import type { WebhookConfig } from "../triggers/webhook/registry";
-import { startTestHost } from "./test-host";
+import { sqliteOf, startTestHost } from "./test-host";
 
 const hookFlow = (auth: unknown) => ({
   nodes: [{ id: "hook", type: "trigger.webhook", config: { path: "guarded", auth } }],
@@ -33,7 +33,8 @@ describe("webhook auth fails closed (#18)", () => {
   afterEach(async () => {
     await t.close();
   });
-  const runCount = () => (t.host.db.sql.prepare(`SELECT count(*) AS n FROM "Run"`).get() as { n: number }).n;
+  const runCount = () =>
+    (sqliteOf(t.host).prepare(`SELECT count(*) AS n FROM "Run"`).get() as { n: number }).n;
 
   it("refuses to activate basic auth given a Webhook secret credential, naming the node and field", async () => {
     const { id } = await t.host.flows.create({
@@ -124,7 +125,7 @@ describe("webhook auth fails closed (#18)", () => {
     });
     expect(res.status).toBe(202);
     const { runId } = (await res.json()) as { runId: string };
-    const stored = t.host.db.sql.prepare(`SELECT triggerPayload FROM "Run" WHERE id = ?`).get(runId) as {
+    const stored = sqliteOf(t.host).prepare(`SELECT triggerPayload FROM "Run" WHERE id = ?`).get(runId) as {
       triggerPayload: string;
     };
     const headers = JSON.parse(stored.triggerPayload).headers as Record<string, string>;

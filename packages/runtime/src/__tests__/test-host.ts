@@ -82,6 +82,12 @@ export const postHook = (baseUrl: string, hookPath: string, body: unknown) =>
 
 /** How a run ended, as the run row records it. */
 export const runOutcome = (host: Host, runId: string) =>
-  host.db.sql
+  sqliteOf(host)
     .prepare(`SELECT status, errorCode, errorNodeId, errorMessage FROM "Run" WHERE id = ?`)
     .get(runId);
+
+/** The raw SQLite connection of a test host (every test host here is on SQLite). */
+export function sqliteOf(host: Host) {
+  if (host.db.kind !== "sqlite") throw new Error("this test expects a SQLite host");
+  return host.db.sql;
+}

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from "@switchyard/db";
+import type { StorageHandle } from "@switchyard/db";
 import type { ZodType } from "zod";
 import type { Logger } from "../logger";
 import { createApiKeyStore } from "./api-keys";
@@ -32,7 +32,7 @@ import { createThrottle, defaultRules, type ThrottleRule } from "./throttle";
 import { createUserStore } from "./users";
 
 export interface AuthServiceOptions {
-  db: Pick<DatabaseHandle, "prisma" | "sql">;
+  db: StorageHandle;
   log: Logger;
   now?: () => number;
   rules?: { email?: ThrottleRule; ip?: ThrottleRule };
@@ -113,7 +113,7 @@ export function createAuthService(opts: AuthServiceOptions) {
       const refused = setupToken.problem(access);
       if (refused) throw refused;
       const u = parse(newUserSchema, { ...input, role: "owner" });
-      const id = users.createFirstOwner({
+      const id = await users.createFirstOwner({
         email: u.email,
         name: u.name,
         passwordHash: await hashPassword(u.password),
@@ -194,7 +194,7 @@ export function createAuthService(opts: AuthServiceOptions) {
     async setRole(actorId: string, userId: string, role: Role): Promise<UserView> {
       const r = parse(roleSchema, role, "role");
       const before = await users.get(userId);
-      users.setRole(userId, r);
+      await users.setRole(userId, r);
       await audit(host, actorId, "user.role_changed", userId, {
         email: before?.email,
         from: before?.role,
@@ -205,7 +205,7 @@ export function createAuthService(opts: AuthServiceOptions) {
 
     async deleteUser(actorId: string, userId: string): Promise<void> {
       const before = await users.get(userId);
-      users.delete(userId); // sessions and API keys go with it (ON DELETE CASCADE)
+      await users.delete(userId); // sessions and API keys go with it (ON DELETE CASCADE)
       await audit(host, actorId, "user.deleted", userId, { email: before?.email, role: before?.role });
     },
 

@@ -33,6 +33,11 @@ export async function credentialCommand(
   const [sub, ...rest] = args;
   if (!sub || sub === "--help" || sub === "-h" || sub === "help")
     return showHelp(io, credentialHelp, sub ? 0 : 2);
+  // These commands open the SQLite file directly; on scale-out the credentials live in PostgreSQL.
+  if (config.scale)
+    throw new CliError(
+      "switchyard credential works on the SQLite data dir only; with SWITCHYARD_DATABASE_URL set, manage credentials in the web app or the API",
+    );
   if (sub !== "rotate-key" && sub !== "list" && sub !== "allow-hosts")
     throw new UsageError(`unknown credential command '${sub}'`);
   const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });

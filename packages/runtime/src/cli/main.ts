@@ -13,7 +13,10 @@ Usage: switchyard <command> [options]
 
 Server:
   start          run the web app, API, triggers and workers in one process
-  worker         run triggers, webhooks, the REST API and workers without the web app
+  worker         SQLite: run triggers, webhooks, the REST API and workers without the web app;
+                 scale-out (SWITCHYARD_DATABASE_URL + SWITCHYARD_REDIS_URL): execute queued runs only
+  web            scale-out: the web app, API, webhooks, e-mail and cron; runs go to the workers
+                 (--no-ui: without the web app)
   migrate        apply pending database migrations and exit
 
 Accounts:
@@ -81,7 +84,7 @@ export async function main(
     if (
       e instanceof ConfigError ||
       e instanceof DataDirLockedError ||
-      (e instanceof Error && e.name === "MigrationError")
+      (e instanceof Error && (e.name === "MigrationError" || e.name === "StartupCheckError"))
     ) {
       io.err(`switchyard: ${e.message}`);
       return 1;
@@ -103,6 +106,16 @@ async function dispatch(
     const { openBackend } = await import("./backend");
     return openBackend(config, log, { url: values.url, apiKey: values["api-key"] });
   };
+  if (command === "web") {
+    const { values, positionals } = parse(rest, {
+      help: { type: "boolean", short: "h" },
+      "no-ui": { type: "boolean" },
+    });
+    if (values.help) return showHelp(io, help, 0);
+    if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    await (await import("./web")).webCommand(config, log, { ui: !values["no-ui"] });
+    return -1;
+  }
   if (["start", "worker", "migrate"].includes(command)) {
     const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
     if (values.help) return showHelp(io, help, 0);
@@ -119,7 +132,7 @@ async function dispatch(
       const { createHost } = await import("../host");
       const host = await createHost(config, log, { seed: false });
       await host.close();
-      io.out(`database at ${config.dbFile} is up to date`);
+      io.out(`database at ${config.scale ? "SWITCHYARD_DATABASE_URL" : config.dbFile} is up to date`);
       return 0;
     }
     case "user":

@@ -16,7 +16,16 @@ afterEach(async () => {
 /** The server with handlers that echo what reached them; only the edge's own decisions are under test. */
 async function start(env: Record<string, string> = {}) {
   const config = parseConfig({ SWITCHYARD_BASE_URL: "https://sy.example.com", ...env });
-  const host = { config, log: createLogger("silent") } as unknown as Host;
+  const host = {
+    config,
+    log: createLogger("silent"),
+    health: async () => ({
+      status: healthy ? "ok" : "error",
+      version: "test",
+      role: "all",
+      db: healthy ? "ok" : "error",
+    }),
+  } as unknown as Host;
   const echo =
     (route: string) =>
     (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => {
@@ -41,6 +50,8 @@ function get(port: number, path: string, headers: Record<string, string>) {
     req.end();
   });
 }
+
+let healthy = true;
 
 describe("Host check at the edge", () => {
   it("answers 421 naming the host and the variable when a browser addresses a name we do not answer to", async () => {
@@ -79,7 +90,16 @@ describe("Host check at the edge", () => {
       "api",
     );
     expect((await get(port, "/api/trpc/flow.list", { host, "x-api-key": "sy_key" })).json.route).toBe("web");
-    expect((await get(port, "/api/health", { host })).json.route).toBe("web");
+    expect((await get(port, "/api/health", { host })).json.status).toBe("ok");
+  });
+
+  it("answers /api/health itself, 503 with the report when the database is down", async () => {
+    const port = await start();
+    healthy = false;
+    const res = await get(port, "/api/health", {});
+    healthy = true;
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ status: "error", version: "test", role: "all", db: "error" });
   });
 
   it("drops X-Forwarded-Host and X-Forwarded-Proto unless a proxy is trusted, so they cannot stand in for Host or the scheme", async () => {

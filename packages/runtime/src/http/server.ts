@@ -65,6 +65,17 @@ export function createHttpServer(host: Host, routes: Routes): Server {
       req.headers["x-forwarded-for"] = "unknown";
     }
     const url = req.url ?? "/";
+    if (/^\/api\/health(\/|\?|$)/.test(url)) {
+      // Answered here, for every role and with or without the web app: load balancers probe each process.
+      void host.health().then(
+        (h) => {
+          res.writeHead(h.status === "ok" ? 200 : 503, { "content-type": "application/json" });
+          res.end(JSON.stringify(h));
+        },
+        () => answerError(res, "internal", "health check failed"),
+      );
+      return;
+    }
     const kind: keyof Routes =
       url.startsWith("/hooks/") || url.startsWith("/hooks-test/")
         ? "hooks"

@@ -26,6 +26,15 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
     const problem = compiled && (await webhookCredentialProblem(compiled.flow.nodes, s.vault.reader));
     if (problem) throw new RunControlError("bad_request", `${refusal}: ${problem.message}`);
   };
+  /** Step runs and retries reuse checkpoints through SQLite statements: scale-out says so instead. */
+  const stepRunsOrRefuse = () => {
+    if (!s.stepRuns)
+      throw new RunControlError(
+        "bad_request",
+        "running one step, running up to a step and retrying from the failed step need the single-process (SQLite) mode; on scale-out, re-run the whole run instead",
+      );
+    return s.stepRuns;
+  };
   return {
     /**
      * Save-time checks that need the vault or other flows (validateFlow cannot): a webhook credential of
@@ -72,6 +81,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
      * ceiling; pinned data and "run up to here" run as `manual`.
      */
     async startStepRun(flowId: string, mode: "node" | "until", nodeId: string, payload: unknown = {}) {
+      const stepRuns = stepRunsOrRefuse();
       const flow = await o.flows.get(flowId);
       if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
       const compiled = await s.cache.get(flowId, flow.currentVersion).catch((e: Error) => {
@@ -82,7 +92,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
       let source: string | undefined;
       let channel: RunChannel = "manual";
       if (mode === "node") {
-        const input = s.stepRuns.inputRun(flowId, compiled, nodeId);
+        const input = stepRuns.inputRun(flowId, compiled, nodeId);
         if (input.missing.length)
           throw new RunControlError(
             "bad_request",
@@ -109,6 +119,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
      * channel; the steps that succeeded are reused, not executed again.
      */
     async retryRun(runId: string) {
+      stepRunsOrRefuse();
       const run = await o.runs.trace(runId);
       if (!run) throw new RunControlError("not_found", `run ${runId} not found`);
       if ((run.status !== "failed" && run.status !== "timed_out") || !run.errorNodeId)
@@ -129,11 +140,11 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
       return { runId: id, flowVersion: run.flowVersion, retryOf: run.id };
     },
 
-    cancelRun(runId: string) {
-      const result = s.queue.requestCancel(runId);
+    async cancelRun(runId: string) {
+      const result = await s.queue.requestCancel(runId);
       if (result === "not_found") throw new RunControlError("not_found", `run ${runId} not found`);
       if (result === "signalled") s.worker.abort(runId);
-      if (result === "cancelled") s.cancelledUnclaimed(runId);
+      if (result === "cancelled") await s.cancelledUnclaimed(runId);
       return { runId, result };
     },
 
@@ -145,6 +156,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
       await o.flows.setActive(flowId, active);
       try {
         await s.triggers.sync(flowId);
+        s.scale?.bus.publish("flow.sync", { flowId });
       } catch (e) {
         await o.flows.setActive(flowId, false);
         s.triggers.unbind(flowId);
@@ -201,6 +213,7 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
         );
         await o.flows.setActive(flowId, true);
         await s.triggers.sync(flowId);
+        s.scale?.bus.publish("flow.sync", { flowId });
       }
     },
   };

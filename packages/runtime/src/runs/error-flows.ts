@@ -1,9 +1,8 @@
 import { FlowSettings } from "@switchyard/contracts/flow";
 import type { ErrorPayload } from "@switchyard/contracts/triggers";
-import type { FlowRepo } from "@switchyard/db";
+import type { FlowRepo, PrismaClient } from "@switchyard/db";
 import { createExpressionEvaluator, type HttpClient, type SecretsReader } from "@switchyard/engine";
 import { errorTrigger, parseConfig, sendEmailNode } from "@switchyard/nodes";
-import type Database from "better-sqlite3";
 import type { RunFinished } from "../events";
 import type { Logger } from "../logger";
 import type { NewRun } from "../queue/types";
@@ -23,7 +22,7 @@ interface FailedRow {
  * loop), nor do sub-flow runs (the calling run fails too and alerts for both).
  */
 export function createErrorFlows(d: {
-  sql: Database.Database;
+  prisma: PrismaClient;
   flows: FlowRepo;
   cache: FlowCache;
   startRun: (run: NewRun) => Promise<string>;
@@ -32,9 +31,12 @@ export function createErrorFlows(d: {
   baseUrl: string;
   log: Logger;
 }) {
-  const failedRow = d.sql.prepare<[string], FailedRow>(
-    `SELECT flowVersion, errorCode, errorMessage, errorNodeId FROM "Run" WHERE id = ?`,
-  );
+  // Through Prisma, not a prepared statement: once per failed run, and the same on SQLite and PostgreSQL.
+  const failedRow = (id: string): Promise<FailedRow | null> =>
+    d.prisma.run.findUnique({
+      where: { id },
+      select: { flowVersion: true, errorCode: true, errorMessage: true, errorNodeId: true },
+    });
 
   /** The error flow's run id, or undefined when none was started (the reason is logged). */
   async function startErrorFlow(errorFlowId: string, f: RunFinished, payload: ErrorPayload) {
@@ -101,7 +103,7 @@ export function createErrorFlows(d: {
     async runFinished(f: RunFinished): Promise<{ errorRunId?: string; emailed?: boolean }> {
       if (f.status !== "failed" && f.status !== "timed_out") return {};
       if (f.channel === "error" || f.channel === "subflow") return {};
-      const row = failedRow.get(f.runId);
+      const row = await failedRow(f.runId);
       if (!row) return {};
       // Read, not compiled: a run that failed because its version does not validate still alerts.
       const version = await d.flows.getVersion(f.flowId, row.flowVersion);

@@ -1,5 +1,5 @@
 import type { FlowDefinition, Item, NodeRegistry } from "@switchyard/engine";
-import type Database from "better-sqlite3";
+import type { PrismaClient } from "@switchyard/db";
 import type { z } from "zod";
 import { exampleOf } from "../triggers/payload-shape";
 
@@ -56,17 +56,27 @@ const firstPort = (output: unknown): Record<string, unknown>[] => {
  * parents' pinned data; its input in the latest run it took part in; before any run, an example built
  * from the trigger's payload schema (for nodes fed by the trigger directly).
  */
-export function createExpressionSamples(d: { sql: Database.Database; registry: NodeRegistry }) {
-  const lastRunWith = d.sql.prepare<[string, string], { runId: string }>(
-    `SELECT s.runId FROM "Step" s JOIN "Run" r ON r.id = s.runId
-     WHERE r.flowId = ? AND s.nodeId = ? AND s.input IS NOT NULL ORDER BY s.id DESC LIMIT 1`,
-  );
+export function createExpressionSamples(d: { prisma: PrismaClient; registry: NodeRegistry }) {
+  // Through Prisma: asked when a person opens a node, and the same on SQLite and PostgreSQL.
+  const lastRunWith = (flowId: string, nodeId: string) =>
+    d.prisma.step.findFirst({
+      where: { nodeId, input: { not: null }, run: { flowId } },
+      orderBy: { id: "desc" },
+      select: { runId: true },
+    });
   // Latest row per node of the run (ids are time-ordered): the run's final outputs.
-  const stepsOf = d.sql.prepare<[string], StepRow>(
-    `SELECT nodeId, input, output FROM "Step" WHERE runId = ? ORDER BY id`,
-  );
+  const stepsOf = (runId: string): Promise<StepRow[]> =>
+    d.prisma.step.findMany({
+      where: { runId },
+      orderBy: { id: "asc" },
+      select: { nodeId: true, input: true, output: true },
+    });
 
-  return function sample(flowId: string, flow: FlowDefinition, nodeId: string): ExpressionSample {
+  return async function sample(
+    flowId: string,
+    flow: FlowDefinition,
+    nodeId: string,
+  ): Promise<ExpressionSample> {
     const triggerNode = flow.nodes.find((n) => d.registry.get(n.type)?.kind === "trigger");
     const parents = flow.edges.filter((e) => e.to.node === nodeId).map((e) => e.from.node);
     const pins = flow.pinData ?? {};
@@ -76,9 +86,9 @@ export function createExpressionSamples(d: { sql: Database.Database; registry: N
       scope.item = items[0];
     };
 
-    const run = lastRunWith.get(flowId, nodeId);
+    const run = await lastRunWith(flowId, nodeId);
     if (run) {
-      for (const row of stepsOf.all(run.runId)) {
+      for (const row of await stepsOf(run.runId)) {
         const items = firstPort(parse(row.output));
         scope.nodes[row.nodeId] = { items, item: items[0] };
         if (row.nodeId === triggerNode?.id) scope.trigger = items[0];

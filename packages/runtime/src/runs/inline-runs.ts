@@ -33,7 +33,7 @@ export interface InlineRunDeps {
   registry: NodeRegistry;
   execute: RunExecutor;
   stepStore: BatchingStepStore;
-  queue: RunQueue;
+  queue: Pick<RunQueue, "enqueue">;
   responses: ResponseHub;
   worker: Worker;
   onFinished(run: { id: string; flowId: string; status: RunOutcome["status"] }): void;

@@ -1,8 +1,7 @@
 import type { FlowRepo } from "@switchyard/db";
 import { NodeError, type SubflowCaller } from "@switchyard/engine";
-import type { ClaimedRun, RunQueue } from "../queue/types";
+import type { ClaimedRun, RunOutcome, RunQueue } from "../queue/types";
 import type { ExecContext, InlineExecutor } from "./executor";
-import type { BatchingStepStore } from "./sqlite-step-store";
 
 /** Lease owner of child runs executed inside their parent: orphans of these are failed, not re-queued. */
 export const SUBFLOW_OWNER_PREFIX = "subflow:";
@@ -12,13 +11,18 @@ export const SUBFLOW_OWNER_PREFIX = "subflow:";
  * calls can't deadlock a full worker), as its own run row with its own trace. The called flow's trigger
  * payload is `{ items: [<json of each item>] }`; its last items come back as the step's output.
  */
-export function createSubflowCaller(o: { flows: FlowRepo; queue: RunQueue; stepStore: BatchingStepStore }) {
+export function createSubflowCaller(o: {
+  flows: FlowRepo;
+  enqueue: RunQueue["enqueue"];
+  /** Records the child's outcome with its buffered checkpoints (the queue's own way). */
+  finishChild(runId: string, owner: string, outcome: RunOutcome): Promise<void>;
+}) {
   return (parent: ClaimedRun, exec: ExecContext, execute: InlineExecutor): SubflowCaller => ({
     async call(flowId, items, opts) {
       const flow = await o.flows.get(flowId);
       if (!flow) throw new NodeError("input_invalid", `flow ${flowId} not found`, { retryable: false });
       const owner = `${SUBFLOW_OWNER_PREFIX}${parent.id}`;
-      const admission = await o.queue.enqueue({
+      const admission = await o.enqueue({
         flowId,
         flowVersion: flow.currentVersion,
         channel: "subflow",
@@ -28,8 +32,7 @@ export function createSubflowCaller(o: { flows: FlowRepo; queue: RunQueue; stepS
       const child = admission.claimed!;
       const depth = opts.depth ?? exec.depth + 1;
       const outcome = await execute(child, opts.signal, { depth, policyChannel: exec.policyChannel });
-      o.stepStore.flushSync(child.id);
-      o.queue.finish(child.id, owner, {
+      await o.finishChild(child.id, owner, {
         ...outcome,
         ...(outcome.status === "waiting"
           ? {

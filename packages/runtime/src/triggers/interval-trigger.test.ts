@@ -2,7 +2,7 @@ import { validateFlow } from "@switchyard/engine";
 import { defineTrigger } from "@switchyard/nodes";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startTestHost, waitForRun } from "../__tests__/test-host";
+import { sqliteOf, startTestHost, waitForRun } from "../__tests__/test-host";
 import type { Clock } from "./cron/clock";
 import { createFakeClock } from "./cron/fake-clock";
 import { defineTriggerListener } from "./listener";
@@ -174,7 +174,7 @@ describe("a trigger type defined only in a test", () => {
     const { host, clock, listener, id } = await start();
     await host.control.setActive(id, true);
     // The flow's row disappears behind the host's back: the run it would start has no flow to belong to.
-    host.db.sql.prepare(`DELETE FROM "Flow" WHERE id = ?`).run(id);
+    sqliteOf(host).prepare(`DELETE FROM "Flow" WHERE id = ?`).run(id);
     await clock.advance(60_000);
     expect(await listener.runs()).toEqual([undefined]);
     expect(host.services.triggers.health(id)).toMatchObject({

@@ -12,7 +12,7 @@ import type { HookBinding } from "./registry";
 
 /** Connects the webhook handler to the queue, the worker, the vault and trigger health. */
 export function createWebhookAdmission(o: {
-  queue: RunQueue;
+  queue: Pick<RunQueue, "enqueue">;
   worker: Worker;
   responses: ResponseHub;
   secrets: SecretsReader;

@@ -50,7 +50,7 @@ async function sampleFor(ctx: { host: Host }, id: string, nodeId: string) {
       code: "BAD_REQUEST",
       message: `node "${nodeId}" is not in the saved flow (save it first)`,
     });
-  return { sample: ctx.host.services.expressionSample(id, parsed.flow, nodeId) };
+  return { sample: await ctx.host.services.expressionSample(id, parsed.flow, nodeId) };
 }
 
 export const flowRouter = router({

@@ -144,8 +144,8 @@ export const runApiRouter = router({
     })
     .input(idParams)
     .output(cancelResult)
-    .mutation(({ ctx, input }) => {
-      const { result } = ctx.host.control.cancelRun(input.id);
+    .mutation(async ({ ctx, input }) => {
+      const { result } = await ctx.host.control.cancelRun(input.id);
       if (result === "already_finished") throw new HostError("conflict", `run ${input.id} already finished`);
       return { runId: input.id, result };
     }),

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "stepMode" TEXT;
+ALTER TABLE "Run" ADD COLUMN "stepNode" TEXT;
