@@ -162,8 +162,13 @@ export async function createServices(o: {
 
   // The one place `run.finished` is emitted: queued runs finish in the worker, sync webhook runs inline.
   // With several processes it goes over Redis, and every serving process (this one too) re-emits it.
-  const runFinished = (f: RunFinished) =>
+  let afterFinish: ((f: RunFinished) => void) | undefined;
+  const runFinished = (f: RunFinished) => {
     pgParts ? pgParts.publishFinished(f) : events.emit("run.finished", f);
+    // Error flows start here, in the one process where the run finished, not in every process that
+    // hears of it over Redis (each would start the error flow once).
+    afterFinish?.(f);
+  };
   const runRow =
     db.kind === "sqlite"
       ? db.sql.prepare<[string], Pick<RunFinished, "flowId" | "channel">>(
@@ -251,11 +256,11 @@ export async function createServices(o: {
     baseUrl: config.baseUrl,
     log,
   });
-  events.on("run.finished", (f) => {
+  afterFinish = (f) => {
     errorFlows
       .runFinished(f)
       .catch((err: unknown) => log.error({ err, runId: f.runId }, "error flow dispatch failed"));
-  });
+  };
   // Another web process activated, deactivated or saved a flow: bind what the database now says.
   if (pgParts && (o.role ?? "all") !== "worker")
     pgParts.bus.on("flow.sync", ({ flowId }, mine) => {
