@@ -1,30 +1,20 @@
 import { liveRunStatuses } from "@switchyard/contracts/runs";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { RunSort } from "./run-query";
+import type { RunListQuery } from "./runs";
 
 /**
  * The runs list and its counts on PostgreSQL, through Prisma: keyset pages by id (UUIDv7, time-ordered),
  * ILIKE search and a grouped count. The SQLite side (run-query.ts) has per-filter indexes, FTS5 search
  * and trigger-kept counters that this does not have yet (docs/scale-out.md says so).
  */
-export interface PostgresListQuery {
-  flowId?: string;
-  status?: string | string[];
-  channel?: string | string[];
-  from?: Date | string;
-  to?: Date | string;
-  search?: string;
-  sort?: RunSort;
-  limit?: number;
-  cursor?: string;
-}
 
 const asList = (v: string | string[] | undefined) =>
   v === undefined ? undefined : Array.isArray(v) ? v : [v];
 const asDate = (v: Date | string | undefined) => (v === undefined ? undefined : new Date(v));
 
 /** Every filter except status and paging: status counts are taken over this. */
-function baseWhere(q: PostgresListQuery): Prisma.RunWhereInput {
+function baseWhere(q: RunListQuery): Prisma.RunWhereInput {
   const channels = asList(q.channel);
   const from = asDate(q.from);
   const to = asDate(q.to);
@@ -69,7 +59,7 @@ const orderOf = (sort: RunSort): Prisma.RunOrderByWithRelationInput[] =>
 
 export async function listRunsPostgres<S extends Prisma.RunSelect>(
   prisma: PrismaClient,
-  q: PostgresListQuery,
+  q: RunListQuery,
   select: S,
 ) {
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
@@ -94,7 +84,7 @@ export async function listRunsPostgres<S extends Prisma.RunSelect>(
   return { runs: page, nextCursor };
 }
 
-export async function countRunsPostgres(prisma: PrismaClient, q: PostgresListQuery) {
+export async function countRunsPostgres(prisma: PrismaClient, q: RunListQuery) {
   const groups = await prisma.run.groupBy({ by: ["status"], where: baseWhere(q), _count: { _all: true } });
   const byStatus: Record<string, number> = {};
   let total = 0;
