@@ -5,8 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestHost, waitForRun } from "../__tests__/test-host";
 
 let t: Awaited<ReturnType<typeof startTestHost>>;
+let finishedEvents = 0;
 beforeEach(async () => {
   t = await startTestHost({ SWITCHYARD_BASE_URL: "https://flows.example.test" });
+  finishedEvents = 0;
+  t.host.services.events.on("run.finished", () => finishedEvents++);
 });
 afterEach(async () => {
   await t.close();
@@ -37,21 +40,23 @@ async function runsOf(flowId: string) {
 }
 
 /** Waits until every run the failure dispatch starts is admitted and finished. */
+/**
+ * Until no run is live and every finished run's error-flow dispatch has ended. `run.finished` is emitted
+ * just before the dispatch starts, so counting those events tells when every dispatch has begun; no sleep
+ * decides the outcome.
+ */
 async function settle() {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 400; i++) {
     const { runs } = await t.host.runs.list({});
-    if (runs.every((r) => !["queued", "running"].includes(r.status))) {
-      // A finished run's dispatch is asynchronous: give it a turn, then look once more.
-      await new Promise((r) => setTimeout(r, 50));
+    const live = runs.some((r) => ["queued", "running"].includes(r.status));
+    if (!live && finishedEvents >= runs.length) {
+      await t.host.services.errorFlows.settled();
       const again = await t.host.runs.list({});
-      if (
-        again.runs.length === runs.length &&
-        again.runs.every((r) => !["queued", "running"].includes(r.status))
-      )
-        return;
+      if (again.runs.length === runs.length) return;
     }
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 25)); // a poll interval only: the exit condition is state
   }
+  throw new Error("runs did not settle");
 }
 
 describe("error flows", () => {

@@ -98,44 +98,56 @@ export function createErrorFlows(d: {
     });
   }
 
+  const inFlight = new Set<Promise<unknown>>();
   return {
     /** Called for every finished run; resolves when the error flow is admitted and the e-mail sent. */
-    async runFinished(f: RunFinished): Promise<{ errorRunId?: string; emailed?: boolean }> {
-      if (f.status !== "failed" && f.status !== "timed_out") return {};
-      if (f.channel === "error" || f.channel === "subflow") return {};
-      const row = await failedRow(f.runId);
-      if (!row) return {};
-      // Read, not compiled: a run that failed because its version does not validate still alerts.
-      const version = await d.flows.getVersion(f.flowId, row.flowVersion);
-      const parsed = FlowSettings.safeParse(
-        (version?.definition as { settings?: unknown } | null)?.settings ?? {},
-      );
-      const settings = parsed.success ? parsed.data : undefined;
-      if (!settings?.errorFlowId && !settings?.failureEmail) return {};
-      const flow = await d.flows.get(f.flowId);
-      const payload: ErrorPayload = {
-        flow: { id: f.flowId, name: flow?.name ?? f.flowId },
-        run: { id: f.runId, status: f.status, channel: f.channel, url: `${d.baseUrl}/runs/${f.runId}` },
-        node: row.errorNodeId ? { id: row.errorNodeId } : null,
-        error: { code: row.errorCode ?? "unknown", message: row.errorMessage ?? "" },
-      };
-      const result: { errorRunId?: string; emailed?: boolean } = {};
-      if (settings.errorFlowId) result.errorRunId = await startErrorFlow(settings.errorFlowId, f, payload);
-      if (settings.failureEmail) {
-        try {
-          await sendFailureEmail(settings.failureEmail.to, settings.failureEmail.credentialId, payload);
-          result.emailed = true;
-        } catch (err) {
-          result.emailed = false;
-          d.log.error(
-            { flowId: f.flowId, runId: f.runId, reason: (err as Error).message },
-            "the failure e-mail could not be sent",
-          );
-        }
-      }
-      return result;
+    runFinished(f: RunFinished): Promise<{ errorRunId?: string; emailed?: boolean }> {
+      const p = dispatch(f);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p)).catch(() => {});
+      return p;
+    },
+    /** Resolves when every dispatch started so far has ended (tests wait on it instead of sleeping). */
+    async settled(): Promise<void> {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
+
+  async function dispatch(f: RunFinished): Promise<{ errorRunId?: string; emailed?: boolean }> {
+    if (f.status !== "failed" && f.status !== "timed_out") return {};
+    if (f.channel === "error" || f.channel === "subflow") return {};
+    const row = await failedRow(f.runId);
+    if (!row) return {};
+    // Read, not compiled: a run that failed because its version does not validate still alerts.
+    const version = await d.flows.getVersion(f.flowId, row.flowVersion);
+    const parsed = FlowSettings.safeParse(
+      (version?.definition as { settings?: unknown } | null)?.settings ?? {},
+    );
+    const settings = parsed.success ? parsed.data : undefined;
+    if (!settings?.errorFlowId && !settings?.failureEmail) return {};
+    const flow = await d.flows.get(f.flowId);
+    const payload: ErrorPayload = {
+      flow: { id: f.flowId, name: flow?.name ?? f.flowId },
+      run: { id: f.runId, status: f.status, channel: f.channel, url: `${d.baseUrl}/runs/${f.runId}` },
+      node: row.errorNodeId ? { id: row.errorNodeId } : null,
+      error: { code: row.errorCode ?? "unknown", message: row.errorMessage ?? "" },
+    };
+    const result: { errorRunId?: string; emailed?: boolean } = {};
+    if (settings.errorFlowId) result.errorRunId = await startErrorFlow(settings.errorFlowId, f, payload);
+    if (settings.failureEmail) {
+      try {
+        await sendFailureEmail(settings.failureEmail.to, settings.failureEmail.credentialId, payload);
+        result.emailed = true;
+      } catch (err) {
+        result.emailed = false;
+        d.log.error(
+          { flowId: f.flowId, runId: f.runId, reason: (err as Error).message },
+          "the failure e-mail could not be sent",
+        );
+      }
+    }
+    return result;
+  }
 }
 
 export type ErrorFlows = ReturnType<typeof createErrorFlows>;
