@@ -13,6 +13,7 @@ import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
 import { createInlineRuns } from "./runs/inline-runs";
 import { createRetentionJob } from "./retention/job";
+import { createSearchIndexing } from "./runs/search-indexing";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepRuns } from "./runs/step-runs";
@@ -135,6 +136,7 @@ export async function createServices(o: {
   const queue: RunAdmission = pgParts?.jobs ?? sqliteQueue!;
   const sqliteSteps = db.kind === "sqlite" ? createSqliteStepStore(db.sql, extras) : undefined;
   const stepStore: StepStore = pgParts?.stepStore ?? sqliteSteps!;
+  const searchIndexing = db.kind === "sqlite" ? createSearchIndexing(db.sql, log) : undefined;
   const retention =
     db.kind === "sqlite"
       ? createRetentionJob({
@@ -338,6 +340,7 @@ export async function createServices(o: {
         );
       worker.start();
       retention.start();
+      searchIndexing?.start();
       if (memory.pendingEmbeddings > 0) {
         // A new embedder (or an interrupted import) left items without vectors: index them in the background.
         log.info({ pending: memory.pendingEmbeddings }, "re-embedding memory items in the background");
@@ -358,6 +361,7 @@ export async function createServices(o: {
       await retention.stop();
       await worker.stop();
       await inline.drain();
+      searchIndexing?.stop();
       await pgParts?.stop();
       memory.close();
     },
