@@ -87,8 +87,9 @@ const profile = JSON.parse(readFileSync(file, "utf8")) as {
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+// Function, file and line (of the bundle for our code: its .map names the source).
 const label = (n: ProfileNode) =>
-  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^file:\/\/.*\/packages\//, "")}`;
+  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^file:\/\/.*\/packages\//, "")}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ""}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;
