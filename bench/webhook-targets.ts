@@ -161,6 +161,19 @@ export function baselineCheckout(ref: string): { dir: string; sha: string } {
   if (!existsSync(dir))
     execFileSync("git", ["worktree", "add", "--detach", dir, sha], { cwd: root, stdio: "inherit" });
   execFileSync(process.execPath, [path.join(dir, "scripts/bootstrap.mjs")], { cwd: dir, stdio: "inherit" });
+  // `switchyard start` serves the web app, so the baseline needs its own build (turbo skips it when cached).
+  execFileSync(
+    process.execPath,
+    [
+      path.join(dir, "scripts/run.mjs"),
+      "turbo",
+      "run",
+      "build",
+      "--filter=@switchyard/web",
+      "--output-logs=errors-only",
+    ],
+    { cwd: dir, stdio: "inherit" },
+  );
   return { dir, sha };
 }
 
