@@ -47,7 +47,8 @@ export function createSubagentTools(registry: SubagentRegistry): Tool[] {
         const { session_ids } = args as { session_ids?: string[] };
         const done = await registry.wait(session_ids);
         ctx.signal.throwIfAborted();
-        if (done.length === 0) return "No sub-agents to wait for: none is running and every result was delivered.";
+        if (done.length === 0)
+          return "No sub-agents to wait for: none is running and every result was delivered.";
         return done.map(formatResult).join("\n\n");
       },
     },
@@ -61,7 +62,8 @@ export function createSubagentTools(registry: SubagentRegistry): Tool[] {
         const { session_id } = args as { session_id: string };
         const before = registry.get(session_id).status;
         const session = await registry.cancel(session_id);
-        if (before !== "running") return `Sub-agent session ${session.id} had already ended (${before}); nothing to cancel.`;
+        if (before !== "running")
+          return `Sub-agent session ${session.id} had already ended (${before}); nothing to cancel.`;
         session.delivered = true;
         return `Cancelled sub-agent session ${session.id} (agent ${session.agent.id}).\n${session.result ?? ""}`;
       },

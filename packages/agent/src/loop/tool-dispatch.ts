@@ -84,7 +84,15 @@ export async function dispatchToolCall(
     const result = capChars(String(raw), maxResultChars).text;
     return {
       content: result,
-      trace: { ...base, args, decision: "allow", outcome: "executed", result, latencyMs: elapsed(), ...linked },
+      trace: {
+        ...base,
+        args,
+        decision: "allow",
+        outcome: "executed",
+        result,
+        latencyMs: elapsed(),
+        ...linked,
+      },
     };
   } catch (err) {
     // A cancelled turn must stop, not report the abort to the model as a tool failure.

@@ -247,7 +247,9 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
     throw reason;
   } finally {
     // No child outlives its parent's turn: whatever still runs is stopped and waited for.
-    await registry.shutdown(signal.aborted ? signal.reason : new Error(`the parent turn of \`${def.id}\` ended`));
+    await registry.shutdown(
+      signal.aborted ? signal.reason : new Error(`the parent turn of \`${def.id}\` ended`),
+    );
     clearTimeout(timer);
     trace.durationMs = Math.round(performance.now() - started);
     emit(env, trace);
