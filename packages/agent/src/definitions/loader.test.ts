@@ -38,6 +38,7 @@ describe("loadAgents on the shipped agents/ folder", () => {
       "drafter",
       "flow_memory_agent",
       "orchestrator",
+      "planner",
       "researcher",
     ]);
   });
