@@ -18,7 +18,11 @@ afterEach(async () => {
 const flow = {
   nodes: [
     { id: "hook", type: "trigger.webhook", config: { path: "plan", responseMode: "sync" } },
-    { id: "plan", type: "agent", config: { agent_ref: "planner", prompt: "Route this ticket: refund please" } },
+    {
+      id: "plan",
+      type: "agent",
+      config: { agent_ref: "planner", prompt: "Route this ticket: refund please" },
+    },
     { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
   ],
   edges: [
