@@ -145,10 +145,9 @@ test("a planner's background sub-agents appear nested under the calls that spawn
     "Stopped at its iteration limit (1): the answer is a forced wrap-up without tools and may be incomplete.",
   );
   for (const session of ["sa-1", "sa-2"]) {
-    await expect(planner.locator(`[data-testid=agent-turn-card][data-session-id='${session}']`)).toHaveAttribute(
-      "data-stop",
-      "finished",
-    );
+    await expect(
+      planner.locator(`[data-testid=agent-turn-card][data-session-id='${session}']`),
+    ).toHaveAttribute("data-stop", "finished");
   }
 
   // list_subagents answered while the children were still running; wait_subagents gathered all three.
@@ -163,6 +162,8 @@ test("a planner's background sub-agents appear nested under the calls that spawn
   await expect(wait.locator("pre")).toContainText(
     "[SUBAGENT_INCOMPLETE]\nsession: sa-3\nagent: classifier\nreason: iteration_limit — stopped at its iteration limit (1) before a final answer",
   );
-  await expect(planner.getByTestId("turn-stop").last()).toHaveText("Finished: the model gave its final answer.");
+  await expect(planner.getByTestId("turn-stop").last()).toHaveText(
+    "Finished: the model gave its final answer.",
+  );
   await shot(page, testInfo, "subagent-tree");
 });
