@@ -32,7 +32,7 @@ const defs = defineAgents(
   [
     {
       folder: "boss",
-      toml: 'id = "boss"\nwhen_to_use = "plans"\nagent_tier = "reasoning"\n[tools]\nnamed = []\n[subagents]\nallowlist = ["scout", "looper", "verbose"]',
+      toml: 'id = "boss"\nwhen_to_use = "plans"\nagent_tier = "reasoning"\n[tools]\nnamed = []\n[subagents]\nallowlist = ["scout", "looper", "verbose", "slowpoke"]',
       prompt: "BOSS PROMPT",
     },
     {
@@ -49,6 +49,11 @@ const defs = defineAgents(
       folder: "verbose",
       toml: 'id = "verbose"\nwhen_to_use = "talks"\nmax_result_chars = 100\n[tools]\nnamed = []',
       prompt: "VERBOSE PROMPT",
+    },
+    {
+      folder: "slowpoke",
+      toml: 'id = "slowpoke"\nwhen_to_use = "slow"\ntimeout_secs = 1\n[tools]\nnamed = []',
+      prompt: "SLOWPOKE PROMPT",
     },
   ],
   [],
@@ -362,6 +367,31 @@ describe("asynchronous sub-agents", () => {
       "Error: tool `delegate_scout` failed: delegation to `scout` refused: this agent run already has 1 sub-agent running (the limit); wait for an answer before delegating more",
     );
     expect(byAgent(server)("SCOUT PROMPT")).toHaveLength(1);
+  });
+});
+
+describe("[SUBAGENT_INCOMPLETE] for a child that times out", () => {
+  it("hands back the timeout with the child's last words when a waited-for child passes its timeout_secs", async () => {
+    server = await startScriptedLlmServer((r): ScriptedReply => {
+      if (who(r) === "SLOWPOKE PROMPT") {
+        // First call answers with a note and a tool call; the second never answers.
+        return messagesOf(r).some((m) => m.role === "tool")
+          ? { hang: true }
+          : { content: "Looked at the first half.", toolCalls: [{ name: "nothing", arguments: {} }] };
+      }
+      const n = byAgent(server!)("BOSS PROMPT").length;
+      return n === 1
+        ? { toolCalls: [{ id: "p1", name: "delegate_slowpoke", arguments: { prompt: "Take your time" } }] }
+        : { content: "The slow part timed out." };
+    });
+    const { runner, traces } = setup();
+    await runner.run(req());
+    expect(messagesOf(bossCall(2)).find((m) => m.tool_call_id === "p1")!.content).toBe(
+      "[SUBAGENT_INCOMPLETE]\nsession: sa-1\nagent: slowpoke\nreason: timeout — agent `slowpoke` timed out after 1000 ms\n" +
+        "partial output:\nLooked at the first half.\n[/SUBAGENT_INCOMPLETE]",
+    );
+    expect(traces.find((t) => t.agentId === "slowpoke")!.stop).toBe("timeout");
+    expect(traces.find((t) => t.agentId === "boss")!.toolCalls[0]).toMatchObject({ incomplete: "timeout" });
   });
 });
 
