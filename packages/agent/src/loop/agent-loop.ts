@@ -90,7 +90,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
     if (res.toolCalls.length === 0) {
       // The step never ends with children at work: gather them, show the model, let it answer again.
       if (sub?.pending()) {
-        messages.push({ role: "assistant", content: res.content });
+        messages.push({ role: "assistant", content: res.content ?? "" });
         await sub.settle();
         signal.throwIfAborted();
         if (iteration < maxIterations) continue;
