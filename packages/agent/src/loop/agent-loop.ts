@@ -79,22 +79,47 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
     iterations,
     transcript: [...messages.slice(1), { role: "assistant", content: text }],
   });
-  // Results of background children reach the model as soon as they exist, before its next call.
-  const deliver = () => {
-    for (const result of sub?.takeFinished() ?? []) messages.push({ role: "user", content: result });
+  // Results of background children reach the model as soon as they exist, before its next call, as
+  // the result of a wait_subagents call the runtime makes for it: a child's answer is tool output
+  // (data), never a user-role message.
+  let deliveries = 0;
+  const deliver = (iteration: number, content: string | null = null) => {
+    const results = sub?.takeFinished() ?? [];
+    if (results.length === 0) {
+      if (content !== null) messages.push({ role: "assistant", content });
+      return;
+    }
+    const id = `subagent_results_${++deliveries}`;
+    messages.push({
+      role: "assistant",
+      content,
+      toolCalls: [{ id, name: "wait_subagents", arguments: "{}" }],
+    });
+    const result = results.join("\n\n");
+    messages.push({ role: "tool", toolCallId: id, name: "wait_subagents", content: result });
+    input.toolCalls.push({
+      iteration,
+      id,
+      name: "wait_subagents",
+      args: {},
+      decision: "allow",
+      outcome: "executed",
+      result,
+      latencyMs: 0,
+      automatic: true,
+    });
   };
 
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
-    deliver();
+    deliver(iteration - 1);
     const res = await callModel(input, messages, specs, iteration);
     if (res.toolCalls.length === 0) {
       // The step never ends with children at work: gather them, show the model, let it answer again.
       if (sub?.pending()) {
-        messages.push({ role: "assistant", content: res.content ?? "" });
         await sub.settle();
         signal.throwIfAborted();
+        deliver(iteration, res.content ?? "");
         if (iteration < maxIterations) continue;
-        deliver();
         const last = await callModel(input, messages, [], iteration + 1);
         return done(last.content ?? "", "finished", iteration + 1);
       }
@@ -123,7 +148,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
   if (sub?.pending()) {
     await sub.settle();
     signal.throwIfAborted();
-    deliver();
+    deliver(maxIterations);
   }
   messages.push({ role: "user", content: LIMIT_WRAP_UP_MESSAGE });
   const last = await callModel(input, messages, [], maxIterations + 1);

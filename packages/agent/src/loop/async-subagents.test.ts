@@ -269,13 +269,25 @@ describe("asynchronous sub-agents", () => {
     const res = await runner.run(req());
     expect(res.text).toBe("A is 1 (from the scout).");
     const third = bossCall(3);
-    const msgs = messagesOf(third);
-    expect(msgs.at(-3)).toMatchObject({ role: "assistant", content: "Started the look-up." });
+    const msgs = third.body.messages as { role: string; content: string | null; tool_calls?: unknown }[];
+    // Handed over as the result of a wait_subagents call the runtime makes: tool output, not a user message.
+    expect(msgs.at(-3)).toMatchObject({
+      role: "assistant",
+      content: "Started the look-up.",
+      tool_calls: [{ id: "subagent_results_1", function: { name: "wait_subagents", arguments: "{}" } }],
+    });
     expect(msgs.at(-2)).toMatchObject({
-      role: "user",
+      role: "tool",
+      tool_call_id: "subagent_results_1",
       content:
         "[subagent_result]\nsession: sa-1\nagent: scout\nstatus: completed\n\nA is 1\n[/subagent_result]",
     });
+    expect(msgs.filter((m) => m.role === "user").map((m) => m.content)).toEqual([
+      "Find A and B.",
+      "[active_subagents]\n- sa-1 · agent scout · completed\n[/active_subagents]",
+    ]);
+    const boss = traces.find((t) => t.agentId === "boss")!;
+    expect(boss.toolCalls.at(-1)).toMatchObject({ name: "wait_subagents", automatic: true, iteration: 2 });
     expect(traces.map((t) => t.agentId)).toEqual(["scout", "boss"]);
   });
 

@@ -38,6 +38,8 @@ export interface ToolCallTrace {
   childTurnId?: string;
   /** Set on delegate calls: the sub-agent session the child runs in. */
   subagentSessionId?: string;
+  /** Made by the runtime, not the model: background sub-agents' results handed over as they end. */
+  automatic?: boolean;
   /** Set when the child's result was a `[SUBAGENT_INCOMPLETE]` hand-back, with its reason. */
   incomplete?: "iteration_limit" | "timeout" | "failed" | "cancelled";
 }

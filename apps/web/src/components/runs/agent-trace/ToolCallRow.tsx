@@ -55,6 +55,11 @@ export function ToolCallRow({
         {childAgent ? (
           <span className="text-violet-700 dark:text-violet-300">hand-off to {childAgent}</span>
         ) : null}
+        {call.automatic ? (
+          <span data-testid="tool-automatic" className="text-slate-500">
+            made by the runtime: background sub-agents ended
+          </span>
+        ) : null}
         {mode ? (
           <span data-testid="tool-subagent" className="font-mono text-violet-700 dark:text-violet-300">
             session {call.subagentSessionId} · {mode}
