@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentRunRequest } from "../contract";
+import { recordingTool } from "../__tests__/fixtures";
 import { defineAgents } from "../definitions/loader";
 import { createOpenAiCompatibleProvider } from "../llm/openai-compatible";
 import { DEFAULT_CHANNEL_CEILINGS } from "../policy/channels";
@@ -379,6 +380,59 @@ describe("asynchronous sub-agents", () => {
       "Error: tool `delegate_scout` failed: delegation to `scout` refused: this agent run already has 1 sub-agent running (the limit); wait for an answer before delegating more",
     );
     expect(byAgent(server)("SCOUT PROMPT")).toHaveLength(1);
+  });
+});
+
+describe("a child's ceiling", () => {
+  it("is never wider than its parent's: a read_only parent on a manual run cannot have a child write", async () => {
+    const note = recordingTool("write_note", "write");
+    const family = defineAgents(
+      [
+        {
+          folder: "careful",
+          toml: 'id = "careful"\nwhen_to_use = "x"\nagent_tier = "reasoning"\nsandbox_mode = "read_only"\n[tools]\nnamed = []\n[subagents]\nallowlist = ["writer"]',
+          prompt: "CAREFUL PROMPT",
+        },
+        {
+          folder: "writer",
+          toml: 'id = "writer"\nwhen_to_use = "writes"\n[tools]\nnamed = ["write_note"]',
+          prompt: "WRITER PROMPT",
+        },
+      ],
+      [{ name: "write_note", permission: "write" }],
+    );
+    server = await startScriptedLlmServer((r): ScriptedReply => {
+      const tools = messagesOf(r).filter((m) => m.role === "tool");
+      if (who(r) === "WRITER PROMPT")
+        return tools.length === 0
+          ? { toolCalls: [{ name: "write_note", arguments: { text: "hello" } }] }
+          : { content: "could not write" };
+      return tools.length === 0
+        ? { toolCalls: [{ name: "delegate_writer", arguments: { prompt: "Write a note" } }] }
+        : { content: "done" };
+    });
+    const traces: AgentTurnTrace[] = [];
+    const runner = createAgentRunner({
+      definitions: family,
+      tools: [note],
+      provider: createOpenAiCompatibleProvider({ baseUrl: server.url, maxRetries: 0 }),
+      modelForHint: () => "m",
+      channelCeilings: DEFAULT_CHANNEL_CEILINGS,
+      onTrace: (t) => traces.push(t),
+    });
+    await runner.run(req({ agentRef: "careful", channel: "manual" }));
+    const writer = traces.find((t) => t.agentId === "writer")!;
+    expect(traces.find((t) => t.agentId === "careful")!.policy.allowedPermission).toBe("read_only");
+    expect(writer.policy.allowedPermission).toBe("read_only");
+    expect(writer.toolCalls[0]).toMatchObject({ name: "write_note", decision: "deny", outcome: "refused" });
+    expect(note.calls).toHaveLength(0);
+
+    // The same writer started by the flow itself on a manual run may write: the cap came from the parent.
+    const before = traces.length;
+    server.requests.length = 0;
+    await runner.run(req({ agentRef: "writer", channel: "manual", prompt: "Write a note" }));
+    expect(traces.slice(before)[0]!.policy.allowedPermission).toBe("execute");
+    expect(note.calls).toHaveLength(1);
   });
 });
 

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, type SubagentBudget } from "../loop/l
 import type { AgentTurnTrace, LlmCallTrace, ToolCallTrace, TraceSink } from "../loop/trace";
 import { redactTrace } from "../loop/trace";
 import { agentSession } from "../policy/agent-session";
+import type { PermissionLevel } from "../policy/permission";
 import { snapshotSession, type ToolPolicySession } from "../policy/session";
 import { buildSystemPrompt } from "../prompt/system-prompt";
 import type { Tool } from "../tools/tool";
@@ -72,6 +73,8 @@ export interface TurnRequest {
   subagentSessionId?: string;
   /** A sub-agent session's earlier conversation, continued by this turn. */
   history?: readonly ChatMessage[];
+  /** A delegated turn: the parent's effective ceiling; the child's is never wider. */
+  parentCeiling?: PermissionLevel;
 }
 
 export interface TurnResult {
@@ -126,6 +129,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
         subagentSessionId: start.sessionId,
         history: start.history,
         subagents: budget,
+        parentCeiling: session.profile.allowedPermission,
       });
       usage.promptTokens += result.usage.promptTokens;
       usage.completionTokens += result.usage.completionTokens;
@@ -142,7 +146,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
     def.subagents.length > 0
       ? [...createDelegateTools(def, env.definitions(), registry), ...createSubagentTools(registry)]
       : [];
-  const session = sessionFor(env, def, req.channel, delegates);
+  const session = sessionFor(env, def, req.channel, delegates, req.parentCeiling);
   const toolMap = new Map<string, Tool>([...env.tools, ...delegates].map((t) => [t.name, t]));
   const retrievalOnly = !env.provider && env.retrievalOnlyAgents.has(def.id);
   const model = env.provider ? (req.model ?? def.model.exact ?? env.modelForHint(def.model.hint)) : null;
@@ -261,8 +265,16 @@ function sessionFor(
   def: AgentDefinition,
   channel: string,
   delegates: Tool[],
+  parentCeiling: PermissionLevel | undefined,
 ): ToolPolicySession {
-  return agentSession({ def, channel, ceilings: env.channelCeilings, tools: env.tools, delegates }).session;
+  return agentSession({
+    def,
+    channel,
+    ceilings: env.channelCeilings,
+    tools: env.tools,
+    delegates,
+    ...(parentCeiling ? { parentCeiling } : {}),
+  }).session;
 }
 
 /** omit_memory_context = false: one memory_recall on the task, only when the policy allows it. */
