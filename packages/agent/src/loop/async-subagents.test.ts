@@ -320,6 +320,23 @@ describe("asynchronous sub-agents", () => {
     ]);
   });
 
+  // 2 s leaves room for the spawn on a loaded machine; the assertion is on what happened, not when.
+  it("stops the children when the step times out, recording why", async () => {
+    server = await startScriptedLlmServer((r): ScriptedReply => {
+      if (who(r) === "SCOUT PROMPT") return { hang: true };
+      if (messagesOf(r).some((m) => m.role === "tool")) return { hang: true };
+      return {
+        toolCalls: [{ id: "s1", name: "delegate_scout", arguments: { prompt: "Slow", blocking: false } }],
+      };
+    });
+    const { runner, traces } = setup();
+    await expect(runner.run(req({ timeoutMs: 2000 }))).rejects.toThrow("agent `boss` timed out after 2000 ms");
+    expect(traces.map((t) => [t.agentId, t.stop, t.error])).toEqual([
+      ["scout", "aborted", "agent `boss` timed out after 2000 ms"],
+      ["boss", "timeout", "agent `boss` timed out after 2000 ms"],
+    ]);
+  });
+
   it("continues a finished session with a follow-up that carries its earlier conversation", async () => {
     server = await startScriptedLlmServer((r): ScriptedReply => {
       if (who(r) === "SCOUT PROMPT")
