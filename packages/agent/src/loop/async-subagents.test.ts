@@ -330,7 +330,9 @@ describe("asynchronous sub-agents", () => {
       };
     });
     const { runner, traces } = setup();
-    await expect(runner.run(req({ timeoutMs: 2000 }))).rejects.toThrow("agent `boss` timed out after 2000 ms");
+    await expect(runner.run(req({ timeoutMs: 2000 }))).rejects.toThrow(
+      "agent `boss` timed out after 2000 ms",
+    );
     expect(traces.map((t) => [t.agentId, t.stop, t.error])).toEqual([
       ["scout", "aborted", "agent `boss` timed out after 2000 ms"],
       ["boss", "timeout", "agent `boss` timed out after 2000 ms"],
