@@ -174,7 +174,7 @@ test("the agent node picks from the loaded agents, flags an unknown one at save 
   // Activation is refused, naming the node, the ref and the agents that exist.
   await page.getByLabel("Active", { exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText(
-    'node "ask" field "agent_ref": no agent "support_triage" is loaded; known agents: classifier, context_scout, drafter, flow_memory_agent, orchestrator, researcher',
+    'node "ask" field "agent_ref": no agent "support_triage" is loaded; known agents: classifier, context_scout, drafter, flow_memory_agent, orchestrator, planner, researcher',
   );
   await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
 
@@ -191,6 +191,7 @@ test("the agent node picks from the loaded agents, flags an unknown one at save 
     "Drafter (drafter)",
     "Flow Memory Agent (flow_memory_agent)",
     "Master Agent (orchestrator)",
+    "Planner (planner)",
     "Researcher (researcher)",
   ]);
   await picker.selectOption({ label: "Classifier (classifier)" });

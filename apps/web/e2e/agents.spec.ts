@@ -14,7 +14,7 @@ test("the agents page lists the loaded definitions and previews their policy per
   // Fresh install: no provider, but the retrieval agents still work.
   await expect(page.getByTestId("no-provider")).toContainText("No LLM provider is configured.");
   const cards = page.getByTestId("agent-card");
-  await expect(cards).toHaveCount(6);
+  await expect(cards).toHaveCount(7);
   const memoryAgent = page.locator("[data-agent-id='flow_memory_agent']");
   await expect(memoryAgent.getByRole("link", { name: "Flow Memory Agent" })).toBeVisible();
   await expect(memoryAgent.getByTestId("agent-tools")).toHaveText(

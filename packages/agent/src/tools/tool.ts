@@ -7,6 +7,17 @@ export interface ToolContext {
   agentId: string;
   /** Delegation depth of the calling agent (0 for the agent the flow started). */
   depth: number;
+  /**
+   * Set by the dispatcher for this one call: a delegating tool reports the child turn and sub-agent
+   * session it started, so the call's trace links to them (the trace tree).
+   */
+  link?(info: ToolCallLink): void;
+}
+
+export interface ToolCallLink {
+  childTurnId?: string;
+  subagentSessionId?: string;
+  incomplete?: "iteration_limit" | "timeout" | "failed" | "cancelled";
 }
 
 export interface Tool {

@@ -20,6 +20,7 @@ describe("agent router", () => {
       "drafter",
       "flow_memory_agent",
       "orchestrator",
+      "planner",
       "researcher",
     ]);
     expect(agents.find((a) => a.id === "flow_memory_agent")).toEqual({

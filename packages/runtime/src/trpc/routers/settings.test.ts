@@ -284,7 +284,7 @@ describe("settings › agent policy", () => {
     ] as const;
     for (const ceilings of drafts) {
       await t.caller.settings.policy.set({ ceilings });
-      for (const agentId of ["flow_memory_agent", "orchestrator", "researcher", "classifier"]) {
+      for (const agentId of ["flow_memory_agent", "orchestrator", "planner", "researcher", "classifier"]) {
         const p = await t.caller.settings.policy.preview({ agentId, channel: "webhook", ceilings });
         const real = await runnerPolicy(agentId, "webhook");
         expect({
