@@ -136,7 +136,13 @@ const supportFlow = {
 
 interface Turn {
   agentId: string;
-  policy: { channel: string; allowedPermission: string; allowed: string[]; hidden: string[]; denied: string[] };
+  policy: {
+    channel: string;
+    allowedPermission: string;
+    allowed: string[];
+    hidden: string[];
+    denied: string[];
+  };
   toolCalls: { name: string; decision: string; outcome: string; reason?: string; result?: string }[];
 }
 
@@ -192,7 +198,9 @@ describe("agent tools that act, under the channel policy", () => {
       run_code: ["hide_from_prompt", "refused", "not in the agent's visible tool list"],
     });
     // The model was never offered the refused tools, nor told their names.
-    const offered = (llm.requests[0]!.body.tools ?? []).map((x: { function: { name: string } }) => x.function.name);
+    const offered = (llm.requests[0]!.body.tools ?? []).map(
+      (x: { function: { name: string } }) => x.function.name,
+    );
     expect(offered.sort()).toEqual(["memory_flavour", "memory_recall"]);
     // (support_responder's own prompt.md explains send_email and http_request; the tool list and the
     // policy section, which the runtime writes, name neither; run_code appears nowhere.)
@@ -227,7 +235,9 @@ describe("agent tools that act, under the channel policy", () => {
       // Manual allows execute, but run_code is not in support_responder's tool list.
       run_code: ["hide_from_prompt", "refused", "not in the agent's visible tool list"],
     });
-    expect(turn.toolCalls.find((c) => c.name === "http_request")!.result).toBe('HTTP 200\n\n{\n  "ok": true\n}');
+    expect(turn.toolCalls.find((c) => c.name === "http_request")!.result).toBe(
+      'HTTP 200\n\n{\n  "ok": true\n}',
+    );
 
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Re: Order #42");
@@ -247,7 +257,9 @@ describe("agent tools that act, under the channel policy", () => {
     const { turns } = await turnsOf(runId);
     const byCall = Object.fromEntries(turns[0]!.toolCalls.map((c) => [c.name, c]));
     expect(byCall.http_request).toMatchObject({ decision: "allow", outcome: "error" });
-    expect((byCall.http_request as { error: string }).error).toMatch(/^Error: tool `http_request` failed: .*127\.0\.0\.1/);
+    expect((byCall.http_request as { error: string }).error).toMatch(
+      /^Error: tool `http_request` failed: .*127\.0\.0\.1/,
+    );
     // The SMTP host is vetted by the same guard.
     expect(byCall.send_email).toMatchObject({ decision: "allow", outcome: "error" });
     expect(calls).toHaveLength(0);

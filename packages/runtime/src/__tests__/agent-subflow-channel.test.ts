@@ -33,7 +33,9 @@ function model(req: RecordedRequest) {
     return { toolCalls: [{ name: "start_flow", arguments: { flow_id: childFlowId, input: { n: 21 } } }] };
   }
   return {
-    toolCalls: [{ name: "run_code", arguments: { code: "return { total: items[0].n * 2 };", items: [{ n: 21 }] } }],
+    toolCalls: [
+      { name: "run_code", arguments: { code: "return { total: items[0].n * 2 };", items: [{ n: 21 }] } },
+    ],
   };
 }
 
@@ -54,7 +56,10 @@ beforeEach(async () => {
   const child = await t.host.flows.create({
     name: "Compute",
     definition: {
-      nodes: [{ id: "in", type: "trigger.manual" }, operatorStep("compute", "Compute the total of n times two.")],
+      nodes: [
+        { id: "in", type: "trigger.manual" },
+        operatorStep("compute", "Compute the total of n times two."),
+      ],
       edges: [chain("in", "compute")],
     },
   });
