@@ -76,7 +76,7 @@ export function createStepCapabilities(ctx: NodeContext, settings: SettingsRepo)
       const stored = agentEmailSettingsSchema.safeParse(await settings.get(AGENT_EMAIL_SETTING));
       if (!stored.success) {
         throw new Error(
-          `no SMTP credential is set for agents: choose one in the "${AGENT_EMAIL_SETTING}" setting ({ credentialId })`,
+          `no SMTP credential is set for agents: choose one in the "${AGENT_EMAIL_SETTING}" setting ({ credentialId }), e.g. with settings.agentEmail.set`,
         );
       }
       const [item] = await runNode(

@@ -265,4 +265,20 @@ describe("agent tools that act, under the channel policy", () => {
     expect(calls).toHaveLength(0);
     expect(mails).toHaveLength(0);
   });
+
+  it("send_email without an SMTP credential set for agents fails the call with how to fix it, and sends nothing", async () => {
+    await t.host.settings.set("agents.email", null);
+    const { id } = await t.host.flows.create({ name: "Support inbox", definition: supportFlow });
+    const { runId } = await t.host.control.startRun(id, { payload: { from: "ada@example.com" } });
+    const { turns } = await turnsOf(runId);
+    const send = turns[0]!.toolCalls.find((c) => c.name === "send_email") as {
+      outcome: string;
+      error: string;
+    };
+    expect([send.outcome, send.error]).toEqual([
+      "error",
+      'Error: tool `send_email` failed: no SMTP credential is set for agents: choose one in the "agents.email" setting ({ credentialId }), e.g. with settings.agentEmail.set',
+    ]);
+    expect(mails).toHaveLength(0);
+  });
 });
