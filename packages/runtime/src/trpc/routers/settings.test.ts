@@ -307,7 +307,7 @@ describe("settings › agent policy", () => {
     });
     expect(p).toMatchObject({
       allowed: ["memory_flavour", "memory_hybrid_search", "memory_recall"],
-      hidden: ["http_get"],
+      hidden: ["http_get", "http_request", "run_code", "send_email", "start_flow"],
       denied: [],
       maxBytes: 2048,
     });
@@ -320,7 +320,7 @@ describe("settings › agent policy", () => {
         "- Allowed permission: read_only",
         "- Risk: low",
         "- Allowed tools: memory_flavour, memory_hybrid_search, memory_recall",
-        "- Restricted tools: 1 omitted by policy",
+        "- Restricted tools: 5 omitted by policy",
         "",
       ].join("\n"),
     );
@@ -333,7 +333,7 @@ describe("settings › agent policy", () => {
       allowed: [],
       denied: ["memory_flavour", "memory_hybrid_search", "memory_recall"],
     });
-    expect(none.boundary).toContain("- Restricted tools: 4 omitted by policy");
+    expect(none.boundary).toContain("- Restricted tools: 8 omitted by policy");
     expect(
       await failure(
         t.caller.settings.policy.preview({ agentId: "ghost", channel: "webhook", ceilings: drafts[0] }),
