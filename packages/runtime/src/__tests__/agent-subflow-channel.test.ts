@@ -64,7 +64,7 @@ beforeEach(async () => {
     },
   });
   childFlowId = child.id;
-});
+}, 60_000);
 afterEach(async () => {
   await llm.close();
   await t.close();
@@ -83,7 +83,7 @@ interface Turn {
 }
 
 async function agentTurns(runId: string, nodeId: string) {
-  const run = await waitForRun(t.host, runId, 20_000);
+  const run = await waitForRun(t.host, runId, 45_000);
   const step = run.steps.find((s) => s.nodeId === nodeId)!;
   return { run, turns: (JSON.parse(step.logs!) as { agentTurns: Turn[] }).agentTurns };
 }
@@ -112,7 +112,7 @@ const viaFlowCall = () => ({
   edges: [chain("start", "call")],
 });
 
-describe("a sub-flow inherits its parent run's channel", () => {
+describe("a sub-flow inherits its parent run's channel", { timeout: 60_000 }, () => {
   it("start_flow from a manual run: the child's agent is policed as manual and its run_code runs", async () => {
     const runId = await startParent(viaStartFlow, "manual");
     const parent = await agentTurns(runId, "op");
@@ -149,7 +149,7 @@ describe("a sub-flow inherits its parent run's channel", () => {
 
   it("flow.call from a manual run: the called flow's agent is policed as manual", async () => {
     const runId = await startParent(viaFlowCall(), "manual");
-    expect((await waitForRun(t.host, runId, 20_000)).status).toBe("succeeded");
+    expect((await waitForRun(t.host, runId, 45_000)).status).toBe("succeeded");
     const child = await childRun();
     expect(child.turns[0]!.policy.channel).toBe("manual");
     expect(child.turns[0]!.toolCalls.map((c) => [c.name, c.outcome])).toEqual([["run_code", "executed"]]);
@@ -157,7 +157,7 @@ describe("a sub-flow inherits its parent run's channel", () => {
 
   it("flow.call from a cron run: the called flow's agent gets the cron ceiling, and run_code is refused", async () => {
     const runId = await startParent(viaFlowCall(), "cron");
-    expect((await waitForRun(t.host, runId, 20_000)).status).toBe("succeeded");
+    expect((await waitForRun(t.host, runId, 45_000)).status).toBe("succeeded");
     const child = await childRun();
     expect(child.turns[0]!.policy).toMatchObject({ channel: "cron", allowedPermission: "write" });
     expect(child.turns[0]!.toolCalls.map((c) => [c.name, c.decision, c.reason])).toEqual([
