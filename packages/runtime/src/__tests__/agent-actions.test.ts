@@ -143,7 +143,14 @@ interface Turn {
     hidden: string[];
     denied: string[];
   };
-  toolCalls: { name: string; decision: string; outcome: string; reason?: string; result?: string }[];
+  toolCalls: {
+    name: string;
+    decision: string;
+    outcome: string;
+    reason?: string;
+    result?: string;
+    error?: string;
+  }[];
 }
 
 async function turnsOf(runId: string): Promise<{ status: string; channel: string; turns: Turn[] }> {
@@ -257,9 +264,7 @@ describe("agent tools that act, under the channel policy", { timeout: 60_000 }, 
     const { turns } = await turnsOf(runId);
     const byCall = Object.fromEntries(turns[0]!.toolCalls.map((c) => [c.name, c]));
     expect(byCall.http_request).toMatchObject({ decision: "allow", outcome: "error" });
-    expect((byCall.http_request as { error: string }).error).toMatch(
-      /^Error: tool `http_request` failed: .*127\.0\.0\.1/,
-    );
+    expect(byCall.http_request!.error).toMatch(/^Error: tool `http_request` failed: .*127\.0\.0\.1/);
     // The SMTP host is vetted by the same guard.
     expect(byCall.send_email).toMatchObject({ decision: "allow", outcome: "error" });
     expect(calls).toHaveLength(0);
