@@ -3,6 +3,7 @@ import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
+import { stepActionTools } from "./agent-tools";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
@@ -196,6 +197,7 @@ export async function createServices(o: {
     http,
     secrets: vault.reader,
     agents: () => agents!.runner,
+    agentTools: (ctx) => stepActionTools(ctx, o.settings),
     subflows: createSubflowCaller({
       flows: o.flows,
       enqueue: (run: NewRun) => queue.enqueue(run),

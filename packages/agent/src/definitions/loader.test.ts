@@ -37,10 +37,30 @@ describe("loadAgents on the shipped agents/ folder", () => {
       "context_scout",
       "drafter",
       "flow_memory_agent",
+      "operator",
       "orchestrator",
       "planner",
       "researcher",
+      "support_responder",
     ]);
+  });
+
+  it("ships agents that act: support_responder writes (send_email, http_request), operator executes (run_code)", async () => {
+    const defs = await loadAgents(AGENTS_DIR, BUILTIN_TOOL_CATALOG);
+    const level = new Map(BUILTIN_TOOL_CATALOG.map((t) => [t.name, t.permission]));
+    const needs = (id: string) => (defs.get(id)!.tools as string[]).map((t) => [t, level.get(t)]);
+    expect(needs("support_responder")).toEqual([
+      ["memory_recall", "read_only"],
+      ["memory_flavour", "read_only"],
+      ["send_email", "write"],
+      ["http_request", "write"],
+    ]);
+    expect(needs("operator")).toEqual([
+      ["run_code", "execute"],
+      ["start_flow", "write"],
+      ["http_request", "write"],
+    ]);
+    expect(defs.get("support_responder")!.sandboxMode).toBe("none");
   });
 
   it("loads flow_memory_agent exactly as spec §3 describes", async () => {

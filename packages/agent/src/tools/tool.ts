@@ -69,4 +69,9 @@ export const BUILTIN_TOOL_CATALOG: readonly ToolCatalogEntry[] = Object.freeze([
   { name: "memory_flavour", permission: "read_only" as const },
   // Changes nothing, but any URL can carry data out: the network class (spec/POLICY.md levels + egress).
   { name: "http_get", permission: "read_only" as const, network: true },
+  // Tools that act (tools/actions.ts): the host supplies them per flow step.
+  { name: "http_request", permission: "write" as const, network: true },
+  { name: "send_email", permission: "write" as const, network: true },
+  { name: "start_flow", permission: "write" as const },
+  { name: "run_code", permission: "execute" as const },
 ]);

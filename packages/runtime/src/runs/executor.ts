@@ -1,5 +1,6 @@
+import type { HostAgentRunRequest, Tool } from "@switchyard/agent";
 import type {
-  AgentRunner,
+  AgentRunResult,
   HttpClient,
   Item,
   NodeContext,
@@ -33,7 +34,9 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
-  agents?: (channel: RunChannel) => AgentRunner;
+  agents?: (channel: RunChannel) => { run(req: HostAgentRunRequest): Promise<AgentRunResult> };
+  /** The tools that act (http_request, send_email, start_flow, run_code), bound to one agent step. */
+  agentTools?: (ctx: NodeContext) => readonly Tool[];
   /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
   subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
   onEvent?: (event: RunProgressEvent) => void;
@@ -131,6 +134,8 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
                       ...req,
                       channel: exec.policyChannel,
                       onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t),
+                      // Bound to this step's context (`base` is the full ctx once this assign is done).
+                      ...(d.agentTools ? { tools: d.agentTools(base) } : {}),
                     }),
                 },
               }
