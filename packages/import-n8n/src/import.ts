@@ -113,9 +113,11 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
     const ctx = contextFor(n, id, refIds, report, options);
     pending.push([n, ctx]);
   }
-  // HTTP nodes insert an unwrap node: known from the type alone, before expressions are translated.
-  for (const n of realNodes)
-    if (n.type === "n8n-nodes-base.httpRequest" && !fullResponse(n)) refIds.set(n.name, `${ids.get(n.name)}_body`);
+  // Nodes followed by a reshaping node are read there; known from the type alone, before any mapping.
+  for (const n of realNodes) {
+    const suffix = reshapedBy(n);
+    if (suffix) refIds.set(n.name, `${ids.get(n.name)}${suffix}`);
+  }
   for (const [n, ctx] of pending) {
     const mapper = mappers[n.type];
     mapped.set(n.name, mapper ? mapper(ctx) : { unsupported: `Switchyard has no equivalent of ${n.type}` });
@@ -154,6 +156,8 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
     nodes.push(node);
     report.nodes.push({ n8nName: n.name, n8nType: n.type, n8nTypeVersion: n.typeVersion, id: ctx.id, type: m.type, status: "mapped" });
     let outId = ctx.id;
+    if (m.after && refIds.get(n.name) !== `${ctx.id}${m.after.idSuffix}`)
+      throw new Error(`importer bug: ${n.type} inserts a node that reshapedBy does not know`);
     if (m.after) {
       outId = `${ctx.id}${m.after.idSuffix}`;
       nodes.push({
@@ -203,8 +207,13 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
   };
 }
 
-const fullResponse = (n: N8nNode) =>
-  Boolean(((n.parameters.options as { response?: { response?: { fullResponse?: boolean } } } | undefined)?.response?.response)?.fullResponse);
+/** The id suffix of the node a mapper inserts after this one (must agree with the mappers' `after`). */
+function reshapedBy(n: N8nNode): string | undefined {
+  if (n.type === "n8n-nodes-base.executeWorkflowTrigger") return "_items";
+  if (n.type !== "n8n-nodes-base.httpRequest") return undefined;
+  const options = n.parameters.options as { response?: { response?: { fullResponse?: boolean } } } | undefined;
+  return options?.response?.response?.fullResponse ? undefined : "_body";
+}
 
 function contextFor(
   n: N8nNode,

@@ -5,7 +5,7 @@ import { executeWorkflow, noop, stopAndError, wait } from "./flow";
 import { mysql, mqtt, postgres, rabbitmq, redis } from "./integrations";
 import { ifNode, merge, switchNode } from "./logic";
 import { httpRequest, respondToWebhook, sendEmail } from "./network";
-import { emailImap, manual, mqttTrigger, rabbitmqTrigger, schedule, webhook } from "./triggers";
+import { emailImap, executeWorkflowTrigger, manual, mqttTrigger, rabbitmqTrigger, schedule, webhook } from "./triggers";
 import type { Mapper } from "./types";
 
 export const mappers: Record<string, Mapper> = {
@@ -13,6 +13,7 @@ export const mappers: Record<string, Mapper> = {
   "n8n-nodes-base.scheduleTrigger": schedule,
   "n8n-nodes-base.manualTrigger": manual,
   "n8n-nodes-base.emailReadImap": emailImap,
+  "n8n-nodes-base.executeWorkflowTrigger": executeWorkflowTrigger,
   "n8n-nodes-base.mqttTrigger": mqttTrigger,
   "n8n-nodes-base.rabbitmqTrigger": rabbitmqTrigger,
   "n8n-nodes-base.set": set,

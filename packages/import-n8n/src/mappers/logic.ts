@@ -51,7 +51,9 @@ export const merge: Mapper = (ctx) => {
     return { type: "flow.merge", config: { mode: "append" }, inputs };
   }
   // v3 says combine + combineBy; v2 says combine + combinationMode / mergeByKey.
-  const by = str(p.combineBy) ?? (str(p.combinationMode) === "mergeByFields" ? "combineByFields" : str(p.combinationMode));
+  // Both default to matching fields when absent (n8n leaves defaults out of exports).
+  const legacy = str(p.combinationMode) ?? "mergeByFields";
+  const by = str(p.combineBy) ?? (legacy === "mergeByFields" ? "combineByFields" : legacy);
   if (mode === "combine" && by === "combineByFields") {
     const fields = str(p.fieldsToMatchString)?.split(",").map((f) => f.trim()).filter(Boolean) ??
       ((obj(p.mergeByFields).values as { field1?: string; field2?: string }[] | undefined) ?? []).map((v) =>

@@ -106,3 +106,17 @@ export const rabbitmqTrigger: Mapper = (ctx) => {
   if (!queue) return { unsupported: "the RabbitMQ trigger names no queue" };
   return { type: "trigger.amqp", config: { credentialId: ctx.credential("rabbitmq"), queue, prefetch: 10 } };
 };
+
+/**
+ * Execute Workflow Trigger: our called flows start with one item `{ items: [...] }` (the caller's
+ * items); a Transform after the trigger gives the flow n8n's shape, one item per caller item.
+ */
+export const executeWorkflowTrigger: Mapper = (ctx) => {
+  if (ctx.params.inputSource && ctx.params.inputSource !== "passthrough")
+    ctx.loss("inputSource", "the declared input fields are not checked: the caller's items pass through");
+  return {
+    type: "trigger.manual",
+    config: {},
+    after: { idSuffix: "_items", type: "data.transform", name: `${ctx.node} (items)`, config: { expression: "items.items" } },
+  };
+};
