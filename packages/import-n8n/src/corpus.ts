@@ -24,6 +24,8 @@ export interface CorpusExpectation {
   workflows?: Record<string, string>;
   notes?: number;
   activation?: "refused";
+  /** With activation refused: the error starting or activating the flow gives (`__FLOW__` = its id). */
+  refused?: string;
   run?: {
     status: "succeeded" | "failed";
     error?: { node: string; message: string };
