@@ -81,7 +81,8 @@ describe("the n8n corpus's integration files, run against the real services", ()
   it("mqtt: the message reaches a subscriber of the topic", async () => {
     const entry = corpus.get("mqtt")!;
     const topic = `${unique}_mqtt`;
-    const sub = spawn("mosquitto_sub", ["-h", "127.0.0.1", "-p", "1883", "-t", topic, "-q", "1", "-C", "1", "-d"]);
+    // Line-buffered: piped, mosquitto_sub would hold its SUBACK line back until it exits.
+    const sub = spawn("stdbuf", ["-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", "1883", "-t", topic, "-q", "1", "-C", "1", "-d"]);
     let out = "";
     const subscribed = new Promise<void>((resolve) =>
       sub.stdout.on("data", (c) => {
