@@ -152,7 +152,8 @@ export function operand(
 ): string | undefined {
   if (typeof value === "string" && value.startsWith("=")) {
     const j = expressionToJsonata(value, field, ctx);
-    return j === undefined ? undefined : `(${j})`;
+    // A bare path or literal needs no parentheses; anything with an operator keeps its own precedence.
+    return j === undefined ? undefined : /\s/.test(j) ? `(${j})` : j;
   }
   if (asNumber && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
     return String(Number(value));
