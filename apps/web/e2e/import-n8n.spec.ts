@@ -15,7 +15,9 @@ const corpus = (name: string) =>
 type FlowList = { id: string; name: string; active: boolean }[];
 const flows = () => trpc<FlowList>(shared.server.url, "flow.list", {});
 
-test("imports an uploaded n8n workflow, shows every mapping and opens it in the editor", async ({ page }, testInfo) => {
+test("imports an uploaded n8n workflow, shows every mapping and opens it in the editor", async ({
+  page,
+}, testInfo) => {
   const { url } = shared.server;
   await useSession(page, url);
   await page.goto(`${url}/flows`);
@@ -27,7 +29,9 @@ test("imports an uploaded n8n workflow, shows every mapping and opens it in the 
   await page.getByRole("button", { name: "Import", exact: true }).click();
 
   const report = page.getByTestId("n8n-report");
-  await expect(report.getByRole("status")).toHaveText("Imported “Order intake” as an inactive flow; it can be activated.");
+  await expect(report.getByRole("status")).toHaveText(
+    "Imported “Order intake” as an inactive flow; it can be activated.",
+  );
   await expect(report.getByTestId("n8n-mapping")).toHaveText([
     "Sticky Noten8n-nodes-base.stickyNotenote (note_6)",
     "Webhookn8n-nodes-base.webhooktrigger.webhook (webhook)",
@@ -83,7 +87,9 @@ test("says why a paste is not an n8n workflow and creates nothing", async ({ pag
   await page.getByLabel("n8n workflow JSON").fill('{ "nodes": [{ "name": "A" }] }');
   await page.getByRole("button", { name: "Import", exact: true }).click();
   await expect(
-    page.getByText("Could not import: not an n8n workflow: nodes.0.type: Invalid input: expected string, received undefined"),
+    page.getByText(
+      "Could not import: not an n8n workflow: nodes.0.type: Invalid input: expected string, received undefined",
+    ),
   ).toBeVisible();
   expect((await flows()).length).toBe(before);
 });

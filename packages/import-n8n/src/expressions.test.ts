@@ -2,13 +2,20 @@ import { describe, expect, it } from "vitest";
 import { jsonTemplateToJsonata, translateString } from "./expressions";
 import { ReportBuilder } from "./report";
 
-const ctx = () => ({ refs: (n: string) => (n === "Order" ? "order" : undefined), report: new ReportBuilder(), node: "Set" });
+const ctx = () => ({
+  refs: (n: string) => (n === "Order" ? "order" : undefined),
+  report: new ReportBuilder(),
+  node: "Set",
+});
 
 describe("n8n parameter strings to config strings", () => {
   it.each([
     ["={{ $json.total }}", "=item.total"],
     ["={{ $json.total * 2 }}", "=item.total * 2"],
-    ["=Order {{ $json.id }} for {{ $('Order').item.json.name }}", "Order {{ item.id }} for {{ nodes.order.item.name }}"],
+    [
+      "=Order {{ $json.id }} for {{ $('Order').item.json.name }}",
+      "Order {{ item.id }} for {{ nodes.order.item.name }}",
+    ],
     ["=just text", "just text"],
     ["plain", "plain"],
     ["=x", "x"],
@@ -32,15 +39,16 @@ describe("n8n parameter strings to config strings", () => {
         code: "expression_untranslated",
         node: "Set",
         field: "fields.0.value",
-        message: "{{ $json.list.map(x => x * 2) }} could not be translated (the method .map() is not translated); rewrite it in JSONata",
+        message:
+          "{{ $json.list.map(x => x * 2) }} could not be translated (the method .map() is not translated); rewrite it in JSONata",
       },
     ]);
   });
 
   it("turns JSON text with expressions into a JSONata object constructor", () => {
     const c = ctx();
-    expect(jsonTemplateToJsonata('{ "id": {{ $json.id }}, "msg": "Hi {{ $json.name }}!" }', "responseBody", c)).toBe(
-      '{ "id": (item.id), "msg": ("Hi " & $string(item.name) & "!") }',
-    );
+    expect(
+      jsonTemplateToJsonata('{ "id": {{ $json.id }}, "msg": "Hi {{ $json.name }}!" }', "responseBody", c),
+    ).toBe('{ "id": (item.id), "msg": ("Hi " & $string(item.name) & "!") }');
   });
 });

@@ -55,7 +55,11 @@ export interface ExpressionContext {
  * A whole n8n expression as one JSONata expression (text parts joined with `&`), or undefined after
  * reporting why it could not be translated.
  */
-export function expressionToJsonata(value: string, field: string, ctx: ExpressionContext): string | undefined {
+export function expressionToJsonata(
+  value: string,
+  field: string,
+  ctx: ExpressionContext,
+): string | undefined {
   const parts = splitTemplate(value.slice(1));
   if (!parts) {
     ctx.report.problem("expression_untranslated", ctx.node, field, `unclosed {{ in ${JSON.stringify(value)}`);
@@ -166,7 +170,11 @@ export function operand(
  * JSON is valid JSONata, so each `{{ }}` outside a string becomes `(expr)` and a string holding some
  * becomes a concatenation. Undefined when the text is not such JSON.
  */
-export function jsonTemplateToJsonata(text: string, field: string, ctx: ExpressionContext): string | undefined {
+export function jsonTemplateToJsonata(
+  text: string,
+  field: string,
+  ctx: ExpressionContext,
+): string | undefined {
   let out = "";
   let i = 0;
   const code = (start: number): [string, number] | undefined => {

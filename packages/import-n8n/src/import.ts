@@ -62,7 +62,10 @@ export function readN8nWorkflow(input: unknown): N8nWorkflow {
   }
   const parsed = N8nWorkflow.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+    const issues = parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join("."),
+      message: i.message,
+    }));
     const first = issues[0]!;
     throw new N8nImportError(
       `not an n8n workflow: ${first.path || "(top level)"}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`,
@@ -71,7 +74,8 @@ export function readN8nWorkflow(input: unknown): N8nWorkflow {
   }
   const names = new Set<string>();
   for (const [i, n] of parsed.data.nodes.entries()) {
-    if (names.has(n.name)) throw new N8nImportError(`not an n8n workflow: nodes.${i}.name: "${n.name}" is used twice`);
+    if (names.has(n.name))
+      throw new N8nImportError(`not an n8n workflow: nodes.${i}.name: "${n.name}" is used twice`);
     names.add(n.name);
   }
   return parsed.data;
@@ -102,7 +106,14 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
         height: typeof p.height === "number" && p.height > 0 ? p.height : DEFAULT_NOTE_SIZE.height,
       },
     });
-    report.nodes.push({ n8nName: n.name, n8nType: n.type, n8nTypeVersion: n.typeVersion, id: `note_${i + 1}`, type: "note", status: "note" });
+    report.nodes.push({
+      n8nName: n.name,
+      n8nType: n.type,
+      n8nTypeVersion: n.typeVersion,
+      id: `note_${i + 1}`,
+      type: "note",
+      status: "note",
+    });
   }
 
   // First pass decides every node's mapping, so references to later nodes resolve.
@@ -147,14 +158,28 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
           ...(n.credentials ? { credentials: n.credentials } : {}),
         },
       });
-      report.nodes.push({ n8nName: n.name, n8nType: n.type, n8nTypeVersion: n.typeVersion, id: ctx.id, type: PLACEHOLDER_NODE_TYPE, status: "placeholder" });
+      report.nodes.push({
+        n8nName: n.name,
+        n8nType: n.type,
+        n8nTypeVersion: n.typeVersion,
+        id: ctx.id,
+        type: PLACEHOLDER_NODE_TYPE,
+        status: "placeholder",
+      });
       const all = Array.from({ length: PLACEHOLDER_MAX_PORTS }, (_, i) => placeholderPort(i));
       ports.set(n.name, { outputs: all, inputs: all, outId: ctx.id });
       continue;
     }
     const node: FlowNode = { ...base, type: m.type, config: m.config, onError: "stop", ...behaviour(n, ctx) };
     nodes.push(node);
-    report.nodes.push({ n8nName: n.name, n8nType: n.type, n8nTypeVersion: n.typeVersion, id: ctx.id, type: m.type, status: "mapped" });
+    report.nodes.push({
+      n8nName: n.name,
+      n8nType: n.type,
+      n8nTypeVersion: n.typeVersion,
+      id: ctx.id,
+      type: m.type,
+      status: "mapped",
+    });
     let outId = ctx.id;
     if (m.after && refIds.get(n.name) !== `${ctx.id}${m.after.idSuffix}`)
       throw new Error(`importer bug: ${n.type} inserts a node that reshapedBy does not know`);
@@ -185,25 +210,42 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
   for (const n of realNodes) {
     const kept = nodes.find((x) => x.id === ids.get(n.name));
     if (kept?.type === PLACEHOLDER_NODE_TYPE && n.notes)
-      notes.push({ id: `note_${kept.id}`, text: n.notes, position: { x: n.position[0], y: n.position[1] + 120 }, size: DEFAULT_NOTE_SIZE });
+      notes.push({
+        id: `note_${kept.id}`,
+        text: n.notes,
+        position: { x: n.position[0], y: n.position[1] + 120 },
+        size: DEFAULT_NOTE_SIZE,
+      });
   }
 
   const edges = connect(wf, ids, ports, report);
   if (wf.settings?.errorWorkflow)
-    report.loss(undefined, "settings.errorWorkflow", `the error workflow "${wf.settings.errorWorkflow}" is not linked: set settings.errorFlowId after importing it`);
+    report.loss(
+      undefined,
+      "settings.errorWorkflow",
+      `the error workflow "${wf.settings.errorWorkflow}" is not linked: set settings.errorFlowId after importing it`,
+    );
   const pinData = pins(wf, ids);
   const flow: FlowFile = {
     name: wf.name?.trim() || options.fallbackName || "Imported from n8n",
     description: "Imported from n8n",
     nodes,
     edges,
-    ...(wf.settings?.timezone && wf.settings.timezone !== "DEFAULT" ? { settings: { timezone: wf.settings.timezone } } : {}),
+    ...(wf.settings?.timezone && wf.settings.timezone !== "DEFAULT"
+      ? { settings: { timezone: wf.settings.timezone } }
+      : {}),
     notes,
     ...(pinData ? { pinData } : {}),
   };
   return {
     flow,
-    report: { source: "n8n", workflowName: flow.name, nodes: report.nodes, losses: report.losses, problems: report.problems },
+    report: {
+      source: "n8n",
+      workflowName: flow.name,
+      nodes: report.nodes,
+      losses: report.losses,
+      problems: report.problems,
+    },
   };
 }
 
@@ -211,7 +253,9 @@ export function importN8nWorkflow(input: unknown, options: ImportOptions = {}): 
 function reshapedBy(n: N8nNode): string | undefined {
   if (n.type === "n8n-nodes-base.executeWorkflowTrigger") return "_items";
   if (n.type !== "n8n-nodes-base.httpRequest") return undefined;
-  const options = n.parameters.options as { response?: { response?: { fullResponse?: boolean } } } | undefined;
+  const options = n.parameters.options as
+    | { response?: { response?: { fullResponse?: boolean } } }
+    | undefined;
   return options?.response?.response?.fullResponse ? undefined : "_body";
 }
 
@@ -233,7 +277,12 @@ function contextFor(
     credential(type) {
       const ref = n.credentials?.[type] ?? Object.values(n.credentials ?? {})[0];
       if (!ref) {
-        report.problem("credential_unresolved", n.name, "credentialId", `no ${type} credential is set on the n8n node: pick one`);
+        report.problem(
+          "credential_unresolved",
+          n.name,
+          "credentialId",
+          `no ${type} credential is set on the n8n node: pick one`,
+        );
         return undefined;
       }
       const ours = (ref.id ? options.credentials?.[ref.id] : undefined) ?? options.credentials?.[ref.name];
@@ -286,7 +335,12 @@ function connect(wf: N8nWorkflow, ids: Map<string, string>, ports: Ports, report
         for (const target of targets ?? []) {
           const to = ports.get(target.node);
           const drop = (why: string) =>
-            report.problem("connection_dropped", source, undefined, `connection to "${target.node}" dropped: ${why}`);
+            report.problem(
+              "connection_dropped",
+              source,
+              undefined,
+              `connection to "${target.node}" dropped: ${why}`,
+            );
           if (!from || !to) {
             drop(`${!from ? `"${source}"` : `"${target.node}"`} is not a node of this workflow`);
             continue;

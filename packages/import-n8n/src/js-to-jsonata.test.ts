@@ -35,6 +35,7 @@ describe("n8n JavaScript expressions to JSONata", () => {
     ["!$json.done", 'the operator "!" is not translated'],
     ["$('Nope').item.json.x", 'no node named "Nope" in this workflow'],
     ["$env.SECRET", '"$env" has no equivalent in Switchyard expressions'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the input is JavaScript source with a template literal
     ["`a${1}`", "template literals are not translated"],
     ["Math.round($json.x)", '"Math" has no equivalent in Switchyard expressions'],
   ])("refuses %s with the reason", (source, reason) => {

@@ -19,7 +19,10 @@ const fail = (reason: string): never => {
 
 /** A field name as a JSONata path step: bare when it is a plain name, else in backticks. */
 export function pathStep(name: string): string {
-  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !["and", "or", "in", "true", "false", "null", "function"].includes(name))
+  if (
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) &&
+    !["and", "or", "in", "true", "false", "null", "function"].includes(name)
+  )
     return name;
   if (name.includes("`")) fail(`field name ${JSON.stringify(name)} contains a backtick`);
   return `\`${name}\``;

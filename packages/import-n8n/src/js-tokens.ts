@@ -6,7 +6,39 @@ export type Token =
   | { kind: "number"; value: string }
   | { kind: "punct"; value: string };
 
-const PUNCTS = ["===", "!==", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "=>", "...", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", ".", ",", "(", ")", "[", "]", "{", "}", "="];
+const PUNCTS = [
+  "===",
+  "!==",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "&&",
+  "||",
+  "??",
+  "?.",
+  "=>",
+  "...",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "!",
+  "?",
+  ":",
+  ".",
+  ",",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  "=",
+];
 
 /** Tokens of `source`, or the reason it cannot be read (template literals, regex literals, …). */
 export function tokenize(source: string): Token[] | { error: string } {

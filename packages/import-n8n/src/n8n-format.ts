@@ -29,7 +29,11 @@ export const N8nNode = z.object({
 });
 export type N8nNode = z.infer<typeof N8nNode>;
 
-const N8nConnection = z.object({ node: z.string(), type: z.string().default("main"), index: z.number().int().min(0).default(0) });
+const N8nConnection = z.object({
+  node: z.string(),
+  type: z.string().default("main"),
+  index: z.number().int().min(0).default(0),
+});
 export type N8nConnection = z.infer<typeof N8nConnection>;
 
 export const N8nWorkflow = z.object({
@@ -43,6 +47,8 @@ export const N8nWorkflow = z.object({
     .object({ timezone: z.string().optional(), errorWorkflow: z.string().optional() })
     .loose()
     .optional(),
-  pinData: z.record(z.string(), z.array(z.object({ json: z.record(z.string(), z.unknown()) }).loose())).optional(),
+  pinData: z
+    .record(z.string(), z.array(z.object({ json: z.record(z.string(), z.unknown()) }).loose()))
+    .optional(),
 });
 export type N8nWorkflow = z.infer<typeof N8nWorkflow>;

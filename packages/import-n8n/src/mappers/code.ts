@@ -43,7 +43,8 @@ export const code: Mapper = (ctx) => {
   const p = ctx.params;
   const language = typeof p.language === "string" ? p.language : "javaScript";
   if (language !== "javaScript") return { unsupported: `Code in ${language} (only JavaScript runs here)` };
-  const source = typeof p.jsCode === "string" ? p.jsCode : typeof p.functionCode === "string" ? p.functionCode : "";
+  const source =
+    typeof p.jsCode === "string" ? p.jsCode : typeof p.functionCode === "string" ? p.functionCode : "";
   if (!source.trim()) return { type: "flow.noop", config: {} };
   for (const [pattern, what] of UNAVAILABLE)
     if (pattern.test(source))

@@ -23,7 +23,8 @@ function fieldsOf(ctx: MapContext): Field[] | { unsupported: string } {
   const p = ctx.params;
   if (p.mode === "raw") {
     const text = str(p.jsonOutput) ?? "{}";
-    if (text.startsWith("=")) return { unsupported: "a Set node in JSON mode with expressions: rewrite it as fields" };
+    if (text.startsWith("="))
+      return { unsupported: "a Set node in JSON mode with expressions: rewrite it as fields" };
     try {
       const parsed = JSON.parse(text) as Record<string, unknown>;
       return Object.entries(parsed).map(([name, value]) => ({ name, value }));
@@ -33,7 +34,10 @@ function fieldsOf(ctx: MapContext): Field[] | { unsupported: string } {
   }
   const assignments = obj(p.assignments).assignments;
   if (Array.isArray(assignments))
-    return assignments.map((a: Record<string, unknown>) => ({ name: String(a.name), value: typed(a.value, str(a.type)) }));
+    return assignments.map((a: Record<string, unknown>) => ({
+      name: String(a.name),
+      value: typed(a.value, str(a.type)),
+    }));
   const values = obj(p.fields).values;
   if (Array.isArray(values))
     return values.map((v: Record<string, unknown>) => {
@@ -76,7 +80,10 @@ export const set: Mapper = (ctx) => {
 
 export const splitOut: Mapper = (ctx) => {
   const p = ctx.params;
-  const names = String(p.fieldToSplitOut ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const names = String(p.fieldToSplitOut ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) return { unsupported: "Split Out names no field" };
   if (names.length > 1) ctx.loss("fieldToSplitOut", `only the first of ${names.length} fields is split`);
   const path = names[0]!.replace(/^\$json\./, "");

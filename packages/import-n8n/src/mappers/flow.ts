@@ -7,7 +7,8 @@ export const wait: Mapper = (ctx) => {
   if (resume === "timeInterval") {
     const amount = p.amount ?? 1;
     const unit = str(p.unit) ?? "hours";
-    if (!["seconds", "minutes", "hours", "days"].includes(unit)) return { unsupported: `the wait unit "${unit}"` };
+    if (!["seconds", "minutes", "hours", "days"].includes(unit))
+      return { unsupported: `the wait unit "${unit}"` };
     return { type: "flow.wait", config: { mode: "delay", amount: ctx.value(amount, "amount"), unit } };
   }
   if (resume === "specificTime")
@@ -22,7 +23,8 @@ export const stopAndError: Mapper = (ctx) => {
   if (p.errorType === "errorObject") {
     ctx.loss("errorObject", "the error object became the error message (its JSON text)");
     const o = p.errorObject;
-    const message = typeof o === "string" && o.startsWith("=") ? ctx.value(o, "errorObject") : JSON.stringify(o ?? {});
+    const message =
+      typeof o === "string" && o.startsWith("=") ? ctx.value(o, "errorObject") : JSON.stringify(o ?? {});
     return { type: "flow.stop", config: { outcome: "error", message } };
   }
   const message = ctx.value(str(p.errorMessage) || "Stopped by the workflow", "errorMessage");
@@ -32,10 +34,12 @@ export const stopAndError: Mapper = (ctx) => {
 export const executeWorkflow: Mapper = (ctx) => {
   const p = ctx.params;
   const source = str(p.source) ?? "database";
-  if (source !== "database") return { unsupported: `a sub-workflow from "${source}" (only stored workflows are translated)` };
+  if (source !== "database")
+    return { unsupported: `a sub-workflow from "${source}" (only stored workflows are translated)` };
   const workflowId = String(locatorValue(p.workflowId) ?? "");
   if (p.mode === "each") ctx.loss("mode", "the sub-flow runs once with all items (n8n ran it once per item)");
-  if (obj(p.options).waitForSubWorkflow === false) ctx.loss("options.waitForSubWorkflow", "the caller always waits for the sub-flow");
+  if (obj(p.options).waitForSubWorkflow === false)
+    ctx.loss("options.waitForSubWorkflow", "the caller always waits for the sub-flow");
   const mapped = ctx.subflow(workflowId);
   if (mapped) return { type: "flow.call", config: { flowId: mapped } };
   ctx.report.problem(

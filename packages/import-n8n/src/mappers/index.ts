@@ -5,7 +5,15 @@ import { executeWorkflow, noop, stopAndError, wait } from "./flow";
 import { mysql, mqtt, postgres, rabbitmq, redis } from "./integrations";
 import { ifNode, merge, switchNode } from "./logic";
 import { httpRequest, respondToWebhook, sendEmail } from "./network";
-import { emailImap, executeWorkflowTrigger, manual, mqttTrigger, rabbitmqTrigger, schedule, webhook } from "./triggers";
+import {
+  emailImap,
+  executeWorkflowTrigger,
+  manual,
+  mqttTrigger,
+  rabbitmqTrigger,
+  schedule,
+  webhook,
+} from "./triggers";
 import type { Mapper } from "./types";
 
 export const mappers: Record<string, Mapper> = {

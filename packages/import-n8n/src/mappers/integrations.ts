@@ -39,7 +39,9 @@ function sqlQuery(ctx: MapContext, type: "postgres.query" | "mysql.query", crede
   const p = ctx.params;
   const operation = str(p.operation) ?? "executeQuery";
   if (operation !== "executeQuery")
-    return { unsupported: `the ${credentialType} operation "${operation}" (only Execute Query is translated)` };
+    return {
+      unsupported: `the ${credentialType} operation "${operation}" (only Execute Query is translated)`,
+    };
   let query = String(ctx.value(p.query ?? "", "query"));
   let params = replacements(obj(p.options).queryReplacement, ctx);
   // v1 named item fields whose values fill $1, $2, …
@@ -69,26 +71,56 @@ export const redis: Mapper = (ctx) => {
   const key = (f = "key") => ctx.value(p[f] ?? "", f);
   const ttl = () => (p.expire && typeof p.ttl === "number" ? { ttlSeconds: p.ttl } : {});
   if (["get", "set", "incr"].includes(op) || op === "delete")
-    ctx.loss(undefined, "the item is the redis.command node's answer (n8n merged the value into the input item)");
+    ctx.loss(
+      undefined,
+      "the item is the redis.command node's answer (n8n merged the value into the input item)",
+    );
   switch (op) {
     case "get":
-      if (p.keyType === "hash") return { type: "redis.command", config: { ...base, command: "hgetall", key: key() } };
-      if (p.keyType === "list") return { type: "redis.command", config: { ...base, command: "lrange", key: key(), start: 0, stop: -1 } };
+      if (p.keyType === "hash")
+        return { type: "redis.command", config: { ...base, command: "hgetall", key: key() } };
+      if (p.keyType === "list")
+        return {
+          type: "redis.command",
+          config: { ...base, command: "lrange", key: key(), start: 0, stop: -1 },
+        };
       return { type: "redis.command", config: { ...base, command: "get", key: key() } };
     case "set":
       if (p.keyType && !["automatic", "string"].includes(String(p.keyType)))
         return { unsupported: `Redis set of a ${String(p.keyType)} key` };
-      return { type: "redis.command", config: { ...base, command: "set", key: key(), value: ctx.value(p.value, "value"), ...ttl() } };
+      return {
+        type: "redis.command",
+        config: { ...base, command: "set", key: key(), value: ctx.value(p.value, "value"), ...ttl() },
+      };
     case "delete":
       return { type: "redis.command", config: { ...base, command: "del", key: key() } };
     case "incr":
       return { type: "redis.command", config: { ...base, command: "incr", key: key(), ...ttl() } };
     case "publish":
-      return { type: "redis.command", config: { ...base, command: "publish", key: key("channel"), value: ctx.value(p.messageData, "messageData") } };
+      return {
+        type: "redis.command",
+        config: {
+          ...base,
+          command: "publish",
+          key: key("channel"),
+          value: ctx.value(p.messageData, "messageData"),
+        },
+      };
     case "push":
-      return { type: "redis.command", config: { ...base, command: p.tail ? "rpush" : "lpush", key: key("list"), value: ctx.value(p.messageData, "messageData") } };
+      return {
+        type: "redis.command",
+        config: {
+          ...base,
+          command: p.tail ? "rpush" : "lpush",
+          key: key("list"),
+          value: ctx.value(p.messageData, "messageData"),
+        },
+      };
     case "pop":
-      return { type: "redis.command", config: { ...base, command: p.tail ? "rpop" : "lpop", key: key("list") } };
+      return {
+        type: "redis.command",
+        config: { ...base, command: p.tail ? "rpop" : "lpop", key: key("list") },
+      };
     default:
       return { unsupported: `the Redis operation "${op}"` };
   }
@@ -112,7 +144,8 @@ export const mqtt: Mapper = (ctx) => {
 
 export const rabbitmq: Mapper = (ctx) => {
   const p = ctx.params;
-  if (p.operation === "deleteMessage") return { unsupported: "RabbitMQ Delete From Queue (used with the RabbitMQ trigger)" };
+  if (p.operation === "deleteMessage")
+    return { unsupported: "RabbitMQ Delete From Queue (used with the RabbitMQ trigger)" };
   const options = obj(p.options);
   const mode = str(p.mode) ?? "queue";
   const headers = (obj(options.headers).header as { key?: string; value?: unknown }[] | undefined) ?? [];
@@ -126,10 +159,19 @@ export const rabbitmq: Mapper = (ctx) => {
   else {
     config.exchange = ctx.value(p.exchange ?? "", "exchange");
     config.routingKey = ctx.value(p.routingKey ?? "", "routingKey");
-    if (p.exchangeType && p.exchangeType !== "fanout" && p.exchangeType !== "direct" && p.exchangeType !== "topic")
-      ctx.loss("exchangeType", `the exchange type "${String(p.exchangeType)}" is not declared: the exchange must exist`);
+    if (
+      p.exchangeType &&
+      p.exchangeType !== "fanout" &&
+      p.exchangeType !== "direct" &&
+      p.exchangeType !== "topic"
+    )
+      ctx.loss(
+        "exchangeType",
+        `the exchange type "${String(p.exchangeType)}" is not declared: the exchange must exist`,
+      );
   }
-  if (headers.length) config.headers = Object.fromEntries(headers.map((h) => [String(h.key), String(h.value ?? "")]));
+  if (headers.length)
+    config.headers = Object.fromEntries(headers.map((h) => [String(h.key), String(h.value ?? "")]));
   for (const k of Object.keys(options))
     if (k !== "headers") ctx.loss(`options.${k}`, `RabbitMQ option "${k}" is not translated`);
   return { type: "amqp.publish", config };

@@ -17,11 +17,16 @@ const MAX_CASES = 10;
 
 export const switchNode: Mapper = (ctx) => {
   const p = ctx.params;
-  if (ctx.n8n.typeVersion < 3) return { unsupported: "Switch before version 3 is not translated; open and save it in a current n8n first" };
-  if (p.mode === "expression") return { unsupported: "a Switch in expression mode (output index computed) has no equivalent" };
+  if (ctx.n8n.typeVersion < 3)
+    return {
+      unsupported: "Switch before version 3 is not translated; open and save it in a current n8n first",
+    };
+  if (p.mode === "expression")
+    return { unsupported: "a Switch in expression mode (output index computed) has no equivalent" };
   const rules = (obj(p.rules).values as Record<string, unknown>[] | undefined) ?? [];
   if (rules.length === 0) return { unsupported: "a Switch without rules" };
-  if (rules.length > MAX_CASES) return { unsupported: `a Switch with ${rules.length} rules (at most ${MAX_CASES})` };
+  if (rules.length > MAX_CASES)
+    return { unsupported: `a Switch with ${rules.length} rules (at most ${MAX_CASES})` };
   const cases: { name: string; condition: string }[] = [];
   for (const [i, rule] of rules.entries()) {
     const condition = filterToCondition(rule.conditions as FilterValue, `rules.values.${i}.conditions`, ctx);
@@ -30,14 +35,18 @@ export const switchNode: Mapper = (ctx) => {
     cases.push({ name: name.slice(0, 60), condition });
   }
   const options = obj(p.options);
-  if (options.allMatchingOutputs) ctx.loss("options.allMatchingOutputs", "an item goes to the first matching case only");
+  if (options.allMatchingOutputs)
+    ctx.loss("options.allMatchingOutputs", "an item goes to the first matching case only");
   if (options.ignoreCase) ctx.loss("options.ignoreCase", "comparisons stay case-sensitive");
   const outputs = cases.map((_, i) => `case${i + 1}`);
   const fallback = options.fallbackOutput;
   // "extra": n8n adds a last output for the rest — our default port. A rule's index: its edges get default too.
   if (fallback === "extra") outputs.push("default");
   else if (typeof fallback === "number")
-    ctx.loss("options.fallbackOutput", `unmatched items leave by the default port; connect it like output ${fallback}`);
+    ctx.loss(
+      "options.fallbackOutput",
+      `unmatched items leave by the default port; connect it like output ${fallback}`,
+    );
   return { type: "logic.switch", config: { cases }, outputs };
 };
 
@@ -55,11 +64,16 @@ export const merge: Mapper = (ctx) => {
   const legacy = str(p.combinationMode) ?? "mergeByFields";
   const by = str(p.combineBy) ?? (legacy === "mergeByFields" ? "combineByFields" : legacy);
   if (mode === "combine" && by === "combineByFields") {
-    const fields = str(p.fieldsToMatchString)?.split(",").map((f) => f.trim()).filter(Boolean) ??
+    const fields =
+      str(p.fieldsToMatchString)
+        ?.split(",")
+        .map((f) => f.trim())
+        .filter(Boolean) ??
       ((obj(p.mergeByFields).values as { field1?: string; field2?: string }[] | undefined) ?? []).map((v) =>
         v.field1 === v.field2 ? v.field1 : undefined,
       );
-    if (fields.length !== 1 || !fields[0]) return { unsupported: "a Merge on several (or differently named) fields: ours joins on one field" };
+    if (fields.length !== 1 || !fields[0])
+      return { unsupported: "a Merge on several (or differently named) fields: ours joins on one field" };
     const join = str(p.joinMode) ?? "keepMatches";
     if (join !== "keepMatches" && join !== "enrichInput1")
       return { unsupported: `the join mode "${join}" has no equivalent` };

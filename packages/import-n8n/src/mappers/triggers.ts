@@ -10,12 +10,18 @@ export const webhook: Mapper = (ctx) => {
   if (!/^[a-z0-9][a-z0-9_-]*(\/(:[a-z_][a-z0-9_]*|[a-z0-9_-]+))*$/i.test(path))
     return { unsupported: `the webhook path "${raw}" has characters Switchyard paths do not allow` };
   const methodsParam = p.multipleMethods ? p.httpMethod : [p.httpMethod ?? "GET"];
-  const methods = (Array.isArray(methodsParam) ? methodsParam : [methodsParam]).map((m) => String(m).toUpperCase());
+  const methods = (Array.isArray(methodsParam) ? methodsParam : [methodsParam]).map((m) =>
+    String(m).toUpperCase(),
+  );
   const kept = methods.filter((m) => METHODS.includes(m));
-  if (kept.length < methods.length) ctx.loss("httpMethod", `methods ${methods.filter((m) => !kept.includes(m)).join(", ")} are not served`);
+  if (kept.length < methods.length)
+    ctx.loss("httpMethod", `methods ${methods.filter((m) => !kept.includes(m)).join(", ")} are not served`);
   const mode = str(p.responseMode) ?? "onReceived";
   if (mode === "lastNode")
-    ctx.loss("responseMode", 'n8n answered with the last node\'s data; here the run answers as a sync webhook does without a "Respond to webhook" node (add one to shape the answer)');
+    ctx.loss(
+      "responseMode",
+      'n8n answered with the last node\'s data; here the run answers as a sync webhook does without a "Respond to webhook" node (add one to shape the answer)',
+    );
   const options = obj(p.options);
   for (const k of Object.keys(options))
     if (k !== "rawBody") ctx.loss(`options.${k}`, `webhook option "${k}" is not translated`);
@@ -31,7 +37,12 @@ export const webhook: Mapper = (ctx) => {
   if (auth === "basicAuth") config.auth = { type: "basic", credentialId: ctx.credential("httpBasicAuth") };
   else if (auth === "headerAuth") {
     config.auth = { type: "header", name: undefined, credentialId: ctx.credential("httpHeaderAuth") };
-    ctx.report.problem("credential_unresolved", ctx.node, "authentication", "n8n keeps the header name in the credential, which exports do not carry: set auth.name");
+    ctx.report.problem(
+      "credential_unresolved",
+      ctx.node,
+      "authentication",
+      "n8n keeps the header name in the credential, which exports do not carry: set auth.name",
+    );
   } else if (auth !== "none") return { unsupported: `webhook authentication "${auth}" has no equivalent` };
   return { type: "trigger.webhook", config };
 };
@@ -52,8 +63,13 @@ function ruleToCron(rule: Record<string, unknown>, ctx: MapContext): string | un
     case "days":
       return `${minute} ${hour} ${every(n("daysInterval", 1))} * *`;
     case "weeks": {
-      if (n("weeksInterval", 1) > 1) ctx.loss("rule.interval", `every ${n("weeksInterval", 1)} weeks became every week: cron has no week interval`);
-      const days = Array.isArray(rule.triggerAtDay) && rule.triggerAtDay.length ? rule.triggerAtDay.join(",") : "0";
+      if (n("weeksInterval", 1) > 1)
+        ctx.loss(
+          "rule.interval",
+          `every ${n("weeksInterval", 1)} weeks became every week: cron has no week interval`,
+        );
+      const days =
+        Array.isArray(rule.triggerAtDay) && rule.triggerAtDay.length ? rule.triggerAtDay.join(",") : "0";
       return `${minute} ${hour} * * ${days}`;
     }
     case "months":
@@ -66,12 +82,21 @@ function ruleToCron(rule: Record<string, unknown>, ctx: MapContext): string | un
 }
 
 export const schedule: Mapper = (ctx) => {
-  const rules = (obj(ctx.params.rule).interval as Record<string, unknown>[] | undefined) ?? [{ field: "days" }];
+  const rules = (obj(ctx.params.rule).interval as Record<string, unknown>[] | undefined) ?? [
+    { field: "days" },
+  ];
   const first = rules[0] ?? { field: "days" };
   const expression = ruleToCron(first, ctx);
   if (!expression) return { unsupported: `schedule rule "${String(first.field)}" has no cron equivalent` };
-  if (rules.length > 1) ctx.loss("rule.interval", `only the first of ${rules.length} schedule rules is kept: a trigger has one schedule`);
-  ctx.loss(undefined, "a schedule run's item is { scheduledAt, firedAt, expression, timezone, missed }, not n8n's date fields");
+  if (rules.length > 1)
+    ctx.loss(
+      "rule.interval",
+      `only the first of ${rules.length} schedule rules is kept: a trigger has one schedule`,
+    );
+  ctx.loss(
+    undefined,
+    "a schedule run's item is { scheduledAt, firedAt, expression, timezone, missed }, not n8n's date fields",
+  );
   return { type: "trigger.cron", config: { expression, overlap: "allow", missed: "skip" } };
 };
 
@@ -95,7 +120,10 @@ export const emailImap: Mapper = (ctx) => {
 };
 
 export const mqttTrigger: Mapper = (ctx) => {
-  const topics = String(ctx.params.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const topics = String(ctx.params.topics ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (topics.length === 0) return { unsupported: "the MQTT trigger names no topic" };
   if (topics.length > 1) ctx.loss("topics", `only the first of ${topics.length} topics is subscribed`);
   return { type: "trigger.mqtt", config: { credentialId: ctx.credential("mqtt"), topic: topics[0], qos: 1 } };
@@ -117,6 +145,11 @@ export const executeWorkflowTrigger: Mapper = (ctx) => {
   return {
     type: "trigger.manual",
     config: {},
-    after: { idSuffix: "_items", type: "data.transform", name: `${ctx.node} (items)`, config: { expression: "items.items" } },
+    after: {
+      idSuffix: "_items",
+      type: "data.transform",
+      name: `${ctx.node} (items)`,
+      config: { expression: "items.items" },
+    },
   };
 };

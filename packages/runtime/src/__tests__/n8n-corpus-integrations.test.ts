@@ -28,7 +28,14 @@ afterAll(async () => {
 
 /** Credential data for the machine's services, by the agreed credential type (all fields are strings). */
 const SERVICES: Record<string, Record<string, string>> = {
-  postgres: { host: "127.0.0.1", port: "5432", database: "test", user: "postgres", password: "", ssl: "false" },
+  postgres: {
+    host: "127.0.0.1",
+    port: "5432",
+    database: "test",
+    user: "postgres",
+    password: "",
+    ssl: "false",
+  },
   mysql: { host: "127.0.0.1", port: "3306", database: "test", user: "root", password: "", ssl: "false" },
   redis: { host: "127.0.0.1", port: "6379" },
   mqtt: { host: "127.0.0.1", port: "1883" },
@@ -45,11 +52,22 @@ async function run(entry: CorpusEntry) {
     });
     credentials[name] = cred.id;
   }
-  const text = fillCorpus(entry.text, { http: "", hook: `n8n/${entry.name}`, unique: `${unique}_${entry.name}` });
+  const text = fillCorpus(entry.text, {
+    http: "",
+    hook: `n8n/${entry.name}`,
+    unique: `${unique}_${entry.name}`,
+  });
   const imported = await importCorpusFlow(t, entry, text, { credentials });
   expect(imported.report.problems).toEqual([]);
-  const payload = JSON.parse(JSON.stringify(entry.expected.start?.manual ?? {}).replaceAll("__UNIQUE__", `${unique}_${entry.name}`));
-  return runAndCheck(t, imported.id, { ...entry, expected: { ...entry.expected, start: { manual: payload } } }, "");
+  const payload = JSON.parse(
+    JSON.stringify(entry.expected.start?.manual ?? {}).replaceAll("__UNIQUE__", `${unique}_${entry.name}`),
+  );
+  return runAndCheck(
+    t,
+    imported.id,
+    { ...entry, expected: { ...entry.expected, start: { manual: payload } } },
+    "",
+  );
 }
 
 describe("the n8n corpus's integration files, run against the real services", () => {
@@ -82,7 +100,21 @@ describe("the n8n corpus's integration files, run against the real services", ()
     const entry = corpus.get("mqtt")!;
     const topic = `${unique}_mqtt`;
     // Line-buffered: piped, mosquitto_sub would hold its SUBACK line back until it exits.
-    const sub = spawn("stdbuf", ["-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", "1883", "-t", topic, "-q", "1", "-C", "1", "-d"]);
+    const sub = spawn("stdbuf", [
+      "-oL",
+      "mosquitto_sub",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      "1883",
+      "-t",
+      topic,
+      "-q",
+      "1",
+      "-C",
+      "1",
+      "-d",
+    ]);
     let out = "";
     const subscribed = new Promise<void>((resolve) =>
       sub.stdout.on("data", (c) => {
@@ -104,7 +136,9 @@ describe("the n8n corpus's integration files, run against the real services", ()
   it("rabbitmq: the item is published to the queue", async () => {
     await run(corpus.get("rabbitmq")!);
     const queue = `${unique}_rabbitmq`;
-    const listing = execFileSync("rabbitmqctl", ["list_queues", "name", "messages", "--quiet"], { encoding: "utf8" });
+    const listing = execFileSync("rabbitmqctl", ["list_queues", "name", "messages", "--quiet"], {
+      encoding: "utf8",
+    });
     expect(listing.split("\n").find((l) => l.startsWith(`${queue}\t`))).toBe(`${queue}\t1`);
     execFileSync("rabbitmqctl", ["delete_queue", queue, "--quiet"]);
   });

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { importN8nWorkflow } from "@switchyard/import-n8n";
 import type { CorpusEntry } from "@switchyard/import-n8n/corpus";
 import { expect } from "vitest";
-import { runOutcome, sqliteOf, startTestHost, waitForRun } from "./test-host";
+import { runOutcome, sqliteOf, type startTestHost, waitForRun } from "./test-host";
 
 export type TestHost = Awaited<ReturnType<typeof startTestHost>>;
 
@@ -28,7 +28,11 @@ export async function startCorpusApi(): Promise<{ url: string; server: Server }>
         trace: req.headers["x-trace"] ?? null,
         lines: [{ sku: "A" }, { sku: "B" }],
       });
-    if (url.pathname === "/prices") return send([{ sku: "A-1", price: 12 }, { sku: "B-2", price: 5 }]);
+    if (url.pathname === "/prices")
+      return send([
+        { sku: "A-1", price: 12 },
+        { sku: "B-2", price: 5 },
+      ]);
     if (url.pathname === "/echo" && req.method === "POST") {
       let body = "";
       req.on("data", (c) => {
@@ -123,15 +127,21 @@ export async function runAndCheck(t: TestHost, flowId: string, entry: CorpusEntr
   const run = await waitForRun(t.host, runId, 20_000);
   if (start?.schedule) await t.host.control.setActive(flowId, false);
   const { out, statuses } = stepOutputs(t, runId);
-  const outcome = runOutcome(t.host, runId) as { status: string; errorNodeId: string | null; errorMessage: string | null };
+  const outcome = runOutcome(t.host, runId) as {
+    status: string;
+    errorNodeId: string | null;
+    errorMessage: string | null;
+  };
   expect({ status: run.status, error: outcome.errorMessage }).toMatchObject({
     status: expectedRun.status,
     ...(expectedRun.error ? { error: expectedRun.error.message } : {}),
   });
   if (expectedRun.error) expect(outcome.errorNodeId).toBe(expectedRun.error.node);
-  for (const [node, ports] of Object.entries(expectedRun.steps ?? {})) expect(out[node], `output of ${node}`).toEqual(ports);
+  for (const [node, ports] of Object.entries(expectedRun.steps ?? {}))
+    expect(out[node], `output of ${node}`).toEqual(ports);
   for (const [node, fields] of Object.entries(expectedRun.stepFields ?? {}))
-    for (const item of Object.values(out[node] ?? {}).flat()) for (const f of fields) expect(item).toHaveProperty(f);
+    for (const item of Object.values(out[node] ?? {}).flat())
+      for (const f of fields) expect(item).toHaveProperty(f);
   for (const node of expectedRun.skipped ?? []) expect(statuses[node] ?? "not run").not.toBe("succeeded");
   return { runId, out };
 }

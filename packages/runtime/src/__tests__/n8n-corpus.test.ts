@@ -9,7 +9,13 @@ import { validateFlow } from "@switchyard/engine";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillCorpus, importCorpusFlow, runAndCheck, startCorpusApi, type TestHost } from "./n8n-corpus-support";
+import {
+  fillCorpus,
+  importCorpusFlow,
+  runAndCheck,
+  startCorpusApi,
+  type TestHost,
+} from "./n8n-corpus-support";
 import { startTestHost } from "./test-host";
 
 const corpus = loadCorpus();
@@ -52,14 +58,20 @@ async function credentialFor(type: string) {
   const cred = await t.host.services.vault.create({
     name: "Corpus SMTP",
     type: "smtp",
-    data: { host: "127.0.0.1", port: String(smtpPort), from: "default@example.test", allowedHosts: "127.0.0.1" },
+    data: {
+      host: "127.0.0.1",
+      port: String(smtpPort),
+      from: "default@example.test",
+      allowedHosts: "127.0.0.1",
+    },
   });
   return cred.id;
 }
 
 async function importEntry(entry: CorpusEntry, n: number) {
   const credentials: Record<string, string> = {};
-  for (const [name, type] of Object.entries(entry.expected.credentials ?? {})) credentials[name] = await credentialFor(type);
+  for (const [name, type] of Object.entries(entry.expected.credentials ?? {}))
+    credentials[name] = await credentialFor(type);
   const workflows: Record<string, string> = {};
   for (const [n8nId, file] of Object.entries(entry.expected.workflows ?? {})) {
     const sub = byName.get(file)!;
@@ -100,11 +112,7 @@ describe("the n8n corpus, imported and run by the runtime", () => {
   runnable.forEach((entry, n) => {
     it(`${entry.name}: imports into a valid flow that produces the asserted outputs`, async () => {
       const imported = await importEntry(entry, n);
-      const problems = validateFlow(
-        imported.flow,
-        t.host.services.registry,
-        t.host.services.flowChecks(),
-      );
+      const problems = validateFlow(imported.flow, t.host.services.registry, t.host.services.flowChecks());
       if (entry.expected.activation === "refused") {
         expect(problems.map((p) => p.code)).toEqual(["placeholder_node"]);
         // Neither a run nor activation gets past the placeholder: the message names the node and the n8n type.
@@ -115,7 +123,9 @@ describe("the n8n corpus, imported and run by the runtime", () => {
         return;
       } else expect(problems).toEqual([]);
       await runAndCheck(t, imported.id, entry, imported.hook);
-      const mail = entry.expected.mail as { to: string[]; from: string; subject: string; text: string } | undefined;
+      const mail = entry.expected.mail as
+        | { to: string[]; from: string; subject: string; text: string }
+        | undefined;
       if (mail) {
         for (let i = 0; i < 400 && mails.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
         expect(mails).toHaveLength(1);

@@ -29,7 +29,10 @@ describe("switchyard flow import --from n8n", { timeout: 30_000 }, () => {
   it("creates the flow and prints every mapping, loss and problem", async () => {
     // The corpus file leaves its hook path as a slot; the CLI gets a finished export.
     const file = path.join(dir, "webhook-if-set-respond.json");
-    writeFileSync(file, readFileSync(corpus("webhook-if-set-respond"), "utf8").replaceAll("__HOOK__", "orders/intake"));
+    writeFileSync(
+      file,
+      readFileSync(corpus("webhook-if-set-respond"), "utf8").replaceAll("__HOOK__", "orders/intake"),
+    );
     const r = await sy(["flow", "import", "--from", "n8n", file]);
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
@@ -44,7 +47,9 @@ describe("switchyard flow import --from n8n", { timeout: 30_000 }, () => {
       "losses: 0",
     ]);
     expect(lines[8]).toBe("problems to resolve before activating: 0");
-    expect(lines[9]).toMatch(/^imported .*webhook-if-set-respond\.json as flow \S+ "Order intake" \(version 1, inactive\)$/);
+    expect(lines[9]).toMatch(
+      /^imported .*webhook-if-set-respond\.json as flow \S+ "Order intake" \(version 1, inactive\)$/,
+    );
     expect(r.err).toBe("");
     const list = await sy(["flow", "list", "--json"]);
     expect(JSON.parse(list.out).flows.map((f: { name: string }) => f.name)).toContain("Order intake");
@@ -81,7 +86,10 @@ describe("switchyard flow import --from n8n", { timeout: 30_000 }, () => {
     expect(r.code).toBe(0);
     const body = JSON.parse(r.out);
     expect(body.report.problems).toEqual([]);
-    expect(body.definition.nodes[1]).toMatchObject({ type: "email.send", config: { credentialId: "cred-123" } });
+    expect(body.definition.nodes[1]).toMatchObject({
+      type: "email.send",
+      config: { credentialId: "cred-123" },
+    });
     // The credential does not exist in this data dir: validation says so only where the engine checks it.
     expect(body.flow).toMatchObject({ name: "Send email", active: false });
   });
@@ -90,16 +98,24 @@ describe("switchyard flow import --from n8n", { timeout: 30_000 }, () => {
     const bad = path.join(dir, "bad.json");
     writeFileSync(bad, JSON.stringify({ nodes: "nope" }));
     // A fresh data dir starts with the seeded example flows: nothing is added to them.
-    const seeded = JSON.parse((await sy(["flow", "list", "--json"])).out).flows.map((f: { name: string }) => f.name);
+    const seeded = JSON.parse((await sy(["flow", "list", "--json"])).out).flows.map(
+      (f: { name: string }) => f.name,
+    );
     const r = await sy(["flow", "import", "--from", "n8n", bad]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`${bad}: not an n8n workflow: nodes: Invalid input: expected array, received string; nothing imported`);
-    const names = JSON.parse((await sy(["flow", "list", "--json"])).out).flows.map((f: { name: string }) => f.name);
+    expect(r.err).toContain(
+      `${bad}: not an n8n workflow: nodes: Invalid input: expected array, received string; nothing imported`,
+    );
+    const names = JSON.parse((await sy(["flow", "list", "--json"])).out).flows.map(
+      (f: { name: string }) => f.name,
+    );
     expect(names).toEqual(seeded);
   });
 
   it("refuses an unknown source and options that need --from with exit 2", async () => {
-    expect((await sy(["flow", "import", "--from", "zapier", corpus("if")])).err).toContain("--from takes n8n, got 'zapier'");
+    expect((await sy(["flow", "import", "--from", "zapier", corpus("if")])).err).toContain(
+      "--from takes n8n, got 'zapier'",
+    );
     const r = await sy(["flow", "import", corpus("if"), "--credential", "a=b"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("--credential and --workflow only apply with --from n8n");

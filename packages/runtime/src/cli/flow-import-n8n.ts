@@ -13,7 +13,8 @@ export function pairs(values: string[] | undefined, option: string): Record<stri
   return Object.fromEntries(
     values.map((v) => {
       const at = v.lastIndexOf("=");
-      if (at <= 0 || at === v.length - 1) throw new UsageError(`--${option} takes N8N_NAME_OR_ID=SWITCHYARD_ID, got '${v}'`);
+      if (at <= 0 || at === v.length - 1)
+        throw new UsageError(`--${option} takes N8N_NAME_OR_ID=SWITCHYARD_ID, got '${v}'`);
       return [v.slice(0, at), v.slice(at + 1)];
     }),
   );
@@ -26,7 +27,12 @@ export async function importN8nFiles(
   files: string[],
   backend: Backend,
   io: CliIo,
-  opts: { json: boolean; activate: boolean; credentials?: Record<string, string>; workflows?: Record<string, string> },
+  opts: {
+    json: boolean;
+    activate: boolean;
+    credentials?: Record<string, string>;
+    workflows?: Record<string, string>;
+  },
 ): Promise<number> {
   if (files.length !== 1) throw new UsageError("flow import --from n8n takes one workflow file");
   const file = files[0]!;
@@ -34,7 +40,9 @@ export async function importN8nFiles(
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new CliError(`${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    throw new CliError(
+      `${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`,
+    );
   }
   const body = { workflow: text, credentials: opts.credentials, workflows: opts.workflows };
   let answer: Json;

@@ -189,7 +189,9 @@ export async function flowCommand(
     throw new UsageError(`--timeout must be a whole number of milliseconds, got '${values.timeout}'`);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
   if (values.from !== undefined && (sub !== "import" || values.from !== "n8n"))
-    throw new UsageError(sub === "import" ? `--from takes n8n, got '${values.from}'` : "--from only applies to flow import");
+    throw new UsageError(
+      sub === "import" ? `--from takes n8n, got '${values.from}'` : "--from only applies to flow import",
+    );
   if ((values.credential || values.workflow) && values.from === undefined)
     throw new UsageError("--credential and --workflow only apply with --from n8n");
   const credentials = pairs(values.credential, "credential");

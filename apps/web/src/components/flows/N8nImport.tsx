@@ -88,7 +88,11 @@ export function N8nImport({ onClose }: { onClose(): void }) {
               </thead>
               <tbody>
                 {result.report.nodes.map((n) => (
-                  <tr key={n.id} data-testid="n8n-mapping" className="border-t border-slate-100 dark:border-slate-800">
+                  <tr
+                    key={n.id}
+                    data-testid="n8n-mapping"
+                    className="border-t border-slate-100 dark:border-slate-800"
+                  >
                     <td className="py-1 pr-3">{n.n8nName}</td>
                     <td className="py-1 pr-3 font-mono text-xs">{n.n8nType}</td>
                     <td className="py-1 font-mono text-xs">
@@ -110,7 +114,6 @@ export function N8nImport({ onClose }: { onClose(): void }) {
             <h3 className={sectionTitle}>Losses ({result.report.losses.length})</h3>
             <ul className="mt-1 list-disc pl-5" data-testid="n8n-losses">
               {result.report.losses.map((l, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the report is fixed once shown
                 <li key={i}>
                   {l.node ? <strong>{l.node}</strong> : null}
                   {l.field ? ` (${l.field})` : ""}
@@ -126,7 +129,6 @@ export function N8nImport({ onClose }: { onClose(): void }) {
             </h3>
             <ul className="mt-1 list-disc pl-5 text-red-700 dark:text-red-300" data-testid="n8n-problems">
               {result.report.problems.map((p, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the report is fixed once shown
                 <li key={`r${i}`}>
                   {p.node ? <strong>{p.node}</strong> : null}
                   {p.field ? ` (${p.field})` : ""}
@@ -135,7 +137,6 @@ export function N8nImport({ onClose }: { onClose(): void }) {
                 </li>
               ))}
               {result.problems.map((p, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the report is fixed once shown
                 <li key={`v${i}`}>{p.message}</li>
               ))}
             </ul>

@@ -41,7 +41,9 @@ describe("POST /api/v1/flows/import/n8n", () => {
   });
 
   it("keeps a workflow with an unsupported node as a draft whose activation is refused, naming the node and n8n type", async () => {
-    const res = await t.api("POST", "/flows/import/n8n", { body: { workflow: corpus.get("unsupported-node") } });
+    const res = await t.api("POST", "/flows/import/n8n", {
+      body: { workflow: corpus.get("unsupported-node") },
+    });
     expect(res.status).toBe(201);
     const body = conforms("importN8nFlow", res);
     expect(body.report.problems).toEqual([
@@ -51,7 +53,9 @@ describe("POST /api/v1/flows/import/n8n", () => {
         message: "Switchyard has no equivalent of n8n-nodes-base.slack; kept as a placeholder",
       },
     ]);
-    expect(body.problems).toEqual([{ code: "placeholder_node", nodeId: "slack", message: placeholderMessage }]);
+    expect(body.problems).toEqual([
+      { code: "placeholder_node", nodeId: "slack", message: placeholderMessage },
+    ]);
     expect(body.definition.nodes[1]).toMatchObject({
       type: "import.placeholder",
       config: { source: "n8n", originalType: "n8n-nodes-base.slack", parameters: { channel: "#alerts" } },
@@ -62,7 +66,9 @@ describe("POST /api/v1/flows/import/n8n", () => {
       error: {
         code: "invalid_flow",
         message: "cannot activate: version 1 has 1 problem",
-        details: { problems: [{ path: "definition.nodes.1", code: "placeholder_node", message: placeholderMessage }] },
+        details: {
+          problems: [{ path: "definition.nodes.1", code: "placeholder_node", message: placeholderMessage }],
+        },
       },
     });
   });

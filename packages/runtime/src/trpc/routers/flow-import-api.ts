@@ -52,7 +52,14 @@ const imported = z
     definition: flowDefinitionOut,
     report: importReport,
     problems: z
-      .array(z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional(), field: z.string().optional() }))
+      .array(
+        z.object({
+          code: z.string(),
+          message: z.string(),
+          nodeId: z.string().optional(),
+          field: z.string().optional(),
+        }),
+      )
       .describe("What validation finds in the stored draft (activation refuses it while there are any)"),
   })
   .meta({ id: "N8nImport" });
@@ -85,7 +92,10 @@ export const importN8nProcedure = auditedEditorProcedure
   .mutation(async ({ ctx, input }) => {
     let result: ReturnType<typeof importN8nWorkflow>;
     try {
-      result = importN8nWorkflow(input.workflow, { credentials: input.credentials, workflows: input.workflows });
+      result = importN8nWorkflow(input.workflow, {
+        credentials: input.credentials,
+        workflows: input.workflows,
+      });
     } catch (err) {
       if (err instanceof N8nImportError)
         throw new HostError("invalid_request", err.message, {
