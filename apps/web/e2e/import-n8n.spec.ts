@@ -47,7 +47,11 @@ test("imports an uploaded n8n workflow, shows every mapping and opens it in the 
   await report.getByRole("link", { name: "Open the flow" }).click();
   await expect(page.locator(".react-flow__node[data-id='paid']")).toBeVisible();
   await expect(page.locator(".react-flow__node[data-id='respond']")).toBeVisible();
-  await expect(page.getByText("Paid orders are accepted, the rest rejected.")).toBeVisible();
+  // The sticky note and the webhook's node note are canvas notes.
+  await expect(page.getByLabel("Note text")).toHaveCount(2);
+  await expect(page.getByLabel("Note text").first()).toHaveValue(
+    "## Order intake\nPaid orders are accepted, the rest rejected.",
+  );
 });
 
 test("shows the losses and the problems of a pasted workflow with an unsupported node, and activation is refused", async ({
