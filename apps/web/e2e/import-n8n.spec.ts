@@ -46,7 +46,8 @@ test("imports an uploaded n8n workflow, shows every mapping and opens it in the 
 
   await report.getByRole("link", { name: "Open the flow" }).click();
   await expect(page.locator(".react-flow__node[data-id='paid']")).toBeVisible();
-  await expect(page.locator(".react-flow__node[data-id='respond']")).toBeVisible();
+  await expect(page.locator(".react-flow__node[data-id='webhook']")).toBeVisible();
+  await expect(page.getByText("No problems: this flow can be activated.")).toBeVisible();
   // The sticky note and the webhook's node note are canvas notes.
   await expect(page.getByLabel("Note text")).toHaveCount(2);
   await expect(page.getByLabel("Note text").first()).toHaveValue(
@@ -77,8 +78,10 @@ test("shows the losses and the problems of a pasted workflow with an unsupported
   ]);
 
   const row = page.getByTestId("flow-row").filter({ hasText: "Slack alert" });
-  await row.getByRole("checkbox").check();
+  // The checkbox follows the stored state: the refused activation leaves it unticked.
+  await row.getByRole("checkbox").click();
   await expect(page.getByText(/cannot activate: version 1 has 1 problem/)).toBeVisible();
+  await expect(row.getByRole("checkbox")).not.toBeChecked();
   expect((await flows()).find((f) => f.name === "Slack alert")?.active).toBe(false);
 });
 
