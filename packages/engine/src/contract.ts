@@ -2,6 +2,7 @@
  * The node contract: what the executor hands a node and what it gets back.
  * Node packages implement it; the executor consumes it. Nothing here does I/O.
  */
+import type { FlowNode, Problem } from "@switchyard/contracts/flow";
 import type { RunChannel } from "@switchyard/contracts/runs";
 import type { z } from "zod";
 
@@ -170,6 +171,11 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
   example: z.input<S>;
   /** Upgrades a config saved with an older typeVersion. */
   migrate?: (config: unknown, fromVersion: number) => unknown;
+  /**
+   * Problems this type finds in a node beyond its config schema, reported by validation like any other
+   * (save keeps them as a draft's problems, activation refuses them): the import placeholder uses it.
+   */
+  check?: (node: FlowNode) => Problem[];
   execute(args: NodeExecuteArgs<z.infer<S>>): Promise<NodeResult>;
 }
 

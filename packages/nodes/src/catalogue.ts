@@ -12,6 +12,7 @@ import { noopNode } from "./flow/noop";
 import { splitNode } from "./flow/split";
 import { stopNode } from "./flow/stop";
 import { waitNode } from "./flow/wait";
+import { placeholderNode } from "./import/placeholder";
 import { httpRequestNode } from "./http/request";
 import { ifNode } from "./logic/if";
 import { switchNode } from "./logic/switch";
@@ -44,6 +45,7 @@ export const nodeTypes: readonly AnyNodeType[] = [
   respondNode,
   sendEmailNode,
   agentNode,
+  placeholderNode,
 ] as AnyNodeType[];
 
 /** Builds a registry over some node types; type ids must be unique. */

@@ -28,6 +28,7 @@ export { noopNode } from "./flow/noop";
 export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
+export { placeholderNode } from "./import/placeholder";
 export { assertCredentialHost } from "./http/allowed-hosts";
 export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
