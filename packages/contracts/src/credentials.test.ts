@@ -123,6 +123,7 @@ describe("credential types", () => {
     expect(credentialTypes.redis.parse({ host: "127.0.0.1", allowedHosts: "127.0.0.1" })).toEqual({
       host: "127.0.0.1",
       port: "6379",
+      user: "",
       password: "",
       db: "0",
       allowedHosts: "127.0.0.1",

@@ -128,6 +128,7 @@ export const sqlCredentialFields = z.object({
 export const redisCredentialFields = z.object({
   host: z.string().min(1),
   port: port.default("6379"),
+  user: z.string().default("").describe("ACL user name (Redis 6+); empty for the default user"),
   password: z.string().default(""),
   db: z.string().regex(/^\d+$/, "a database number, 0 or more").default("0"),
   allowedHosts,
