@@ -106,7 +106,13 @@ describe("credential types", () => {
   it("binds database, broker and mailbox credentials to their host, with defaults for optional fields", () => {
     const issues = (type: keyof typeof credentialTypes, data: unknown) =>
       credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
-    const pg = { host: "db.example.com", port: "5432", database: "app", user: "app", allowedHosts: "x.example.com" };
+    const pg = {
+      host: "db.example.com",
+      port: "5432",
+      database: "app",
+      user: "app",
+      allowedHosts: "x.example.com",
+    };
     expect(issues("postgres", pg)).toEqual([
       ["allowedHosts", "the PostgreSQL host db.example.com is not among the allowed hosts"],
     ]);
@@ -136,7 +142,12 @@ describe("credential types", () => {
       "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
     ]);
     expect(
-      issues("imap", { host: "imap.example.com", user: "me", password: "pw", allowedHosts: "mail.example.com" }),
+      issues("imap", {
+        host: "imap.example.com",
+        user: "me",
+        password: "pw",
+        allowedHosts: "mail.example.com",
+      }),
     ).toEqual([["allowedHosts", "the IMAP host imap.example.com is not among the allowed hosts"]]);
   });
 });

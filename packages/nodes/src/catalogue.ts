@@ -5,6 +5,8 @@ import { agentNode } from "./agent/agent";
 import { codeNode } from "./code/code";
 import { setNode } from "./data/set";
 import { transformNode } from "./data/transform";
+import { mysqlQueryNode } from "./database/mysql";
+import { postgresQueryNode } from "./database/postgres";
 import { sendEmailNode } from "./email/send";
 import { callNode } from "./flow/call";
 import { mergeNode } from "./flow/merge";
@@ -14,7 +16,9 @@ import { stopNode } from "./flow/stop";
 import { waitNode } from "./flow/wait";
 import { httpRequestNode } from "./http/request";
 import { ifNode } from "./logic/if";
+import { natsPublishNode } from "./messaging/nats-publish";
 import { switchNode } from "./logic/switch";
+import { redisCommandNode } from "./redis/command";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
@@ -44,6 +48,10 @@ export const nodeTypes: readonly AnyNodeType[] = [
   respondNode,
   sendEmailNode,
   agentNode,
+  postgresQueryNode,
+  mysqlQueryNode,
+  redisCommandNode,
+  natsPublishNode,
 ] as AnyNodeType[];
 
 /** Builds a registry over some node types; type ids must be unique. */

@@ -2,6 +2,7 @@ export { agentNode } from "./agent/agent";
 export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
+export { createConnectionPools, type HostConnectionPools } from "./connections/pools";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
 export {
@@ -12,6 +13,8 @@ export {
   parseConfig,
   type TriggerSpec,
 } from "./define";
+export { mysqlQueryNode } from "./database/mysql";
+export { postgresQueryNode } from "./database/postgres";
 export { sendEmailNode } from "./email/send";
 export {
   isNodeError,
@@ -35,6 +38,8 @@ export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/s
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
+export { natsPublishNode } from "./messaging/nats-publish";
+export { redisCommandNode } from "./redis/command";
 export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";

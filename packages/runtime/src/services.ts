@@ -2,7 +2,13 @@ import { agentRefCheck } from "@switchyard/agent";
 import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
+import {
+  createConnectionPools,
+  createHttpClient,
+  type GuardedHttpClient,
+  nodeTypes,
+  webhookTrigger,
+} from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
@@ -65,6 +71,8 @@ export async function createServices(o: {
       allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
     });
   };
+  // One pool per database/broker credential, shared by every run; closed after a minute unused and on stop.
+  const pools = createConnectionPools();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
@@ -193,6 +201,7 @@ export async function createServices(o: {
     log,
     http,
     secrets: vault.reader,
+    pools,
     agents: () => agents!.runner,
     subflows: createSubflowCaller({
       flows: o.flows,
@@ -300,6 +309,8 @@ export async function createServices(o: {
     cancelledUnclaimed,
     vault,
     http,
+    /** Shared database and broker connections (closed on stop). */
+    pools,
     memory,
     cache,
     queue,
@@ -359,6 +370,7 @@ export async function createServices(o: {
       await worker.stop();
       await inline.drain();
       await pgParts?.stop();
+      await pools.closeAll();
       memory.close();
     },
   };

@@ -9,7 +9,14 @@ import { mysqlQueryNode } from "./mysql";
 // database and a user with a password, dropped afterwards.
 const db = unique("sy_my");
 const user = unique("sy_u");
-const base = { host: "127.0.0.1", port: "3306", database: db, user, password: "right-pw", allowedHosts: "127.0.0.1" };
+const base = {
+  host: "127.0.0.1",
+  port: "3306",
+  database: db,
+  user,
+  password: "right-pw",
+  allowedHosts: "127.0.0.1",
+};
 let admin: mysql.Connection;
 const { ctx, close } = serviceCtx({
   my: { type: "mysql", data: base },
@@ -19,7 +26,12 @@ const { ctx, close } = serviceCtx({
 });
 
 const run = (config: Record<string, unknown>, input = items({})) =>
-  executeNode(mysqlQueryNode, { config: { credentialId: "my", ...config }, input, ctx, resolveForItem: byItem });
+  executeNode(mysqlQueryNode, {
+    config: { credentialId: "my", ...config },
+    input,
+    ctx,
+    resolveForItem: byItem,
+  });
 const rowCount = async () => {
   const [rows] = await admin.query(`SELECT count(*) AS n FROM ${db}.things`);
   return Number((rows as { n: number }[])[0]!.n);
@@ -28,7 +40,9 @@ const rowCount = async () => {
 beforeAll(async () => {
   admin = await mysql.createConnection({ host: "127.0.0.1", port: 3306, user: "root" });
   await admin.query(`CREATE DATABASE ${db}`);
-  await admin.query(`CREATE TABLE ${db}.things (id int AUTO_INCREMENT PRIMARY KEY, name varchar(100) NOT NULL, qty int)`);
+  await admin.query(
+    `CREATE TABLE ${db}.things (id int AUTO_INCREMENT PRIMARY KEY, name varchar(100) NOT NULL, qty int)`,
+  );
   await admin.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'right-pw'`);
   await admin.query(`GRANT ALL ON ${db}.* TO '${user}'@'%'`);
 });
@@ -46,11 +60,16 @@ describe("mysql.query", () => {
       items({ name: "ada", qty: 2 }, { name: "x'); DROP TABLE things; --", qty: 3 }),
     );
     expect(insert).toEqual({ items: [{ json: { affectedRows: 1 } }, { json: { affectedRows: 1 } }] });
-    const select = await run({ query: "SELECT name, qty FROM things WHERE qty >= ? ORDER BY qty", params: [2] });
+    const select = await run({
+      query: "SELECT name, qty FROM things WHERE qty >= ? ORDER BY qty",
+      params: [2],
+    });
     expect(select).toEqual({
       items: [{ json: { name: "ada", qty: 2 } }, { json: { name: "x'); DROP TABLE things; --", qty: 3 } }],
     });
-    expect(await run({ query: "SELECT name FROM things WHERE qty > ?", params: [100] })).toEqual({ items: [] });
+    expect(await run({ query: "SELECT name FROM things WHERE qty > ?", params: [100] })).toEqual({
+      items: [],
+    });
   });
 
   it("runs all items in one transaction and rolls every one back when an item fails", async () => {
@@ -80,7 +99,9 @@ describe("mysql.query", () => {
 
   it("refuses a statement whose parameters are missing and writes nothing", async () => {
     const before = await rowCount();
-    await expect(run({ query: "INSERT INTO things (name, qty) VALUES (?, ?)", params: ["only-one"] })).rejects.toMatchObject({
+    await expect(
+      run({ query: "INSERT INTO things (name, qty) VALUES (?, ?)", params: ["only-one"] }),
+    ).rejects.toMatchObject({
       code: "service_failed",
       retryable: false,
       message: `node "n1": MySQL: Incorrect arguments to mysqld_stmt_execute (ER_WRONG_ARGUMENTS)`,

@@ -1,5 +1,6 @@
 import { sqlCredentialFields } from "@switchyard/contracts/credentials";
 import type { Item } from "@switchyard/engine";
+import net from "node:net";
 import mysql from "mysql2/promise";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
@@ -30,7 +31,7 @@ export const mysqlQueryNode = defineNode({
   typeVersion: 1,
   title: "MySQL query",
   description: "Runs a parameterised SQL statement on MySQL or MariaDB; rows become items.",
-  category: "database",
+  category: "data",
   icon: "database",
   ports: ["main"],
   rawFields: ["query", "params"],
@@ -63,12 +64,19 @@ export const mysqlQueryNode = defineNode({
       {
         open: async () =>
           mysql.createPool({
-            host: target.address.address,
             port: Number(port),
             database,
             user,
             password,
-            ...(ssl === "true" ? { ssl: isIpLiteral(host) ? {} : { servername: host } } : {}),
+            // With TLS the driver verifies the certificate against `host`, so it gets the name while the
+            // socket goes to the vetted address; without TLS it simply connects to that address.
+            ...(ssl === "true"
+              ? {
+                  host,
+                  ssl: { rejectUnauthorized: true, verifyIdentity: !isIpLiteral(host) },
+                  stream: () => net.connect(Number(port), target.address.address),
+                }
+              : { host: target.address.address }),
             connectionLimit: 5,
             maxIdle: 1,
             idleTimeout: 30_000,

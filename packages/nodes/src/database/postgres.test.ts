@@ -7,7 +7,13 @@ import { createHttpClient } from "../http/client";
 import { postgresQueryNode } from "./postgres";
 
 // Against the machine's PostgreSQL (127.0.0.1:5432, trust auth): each run makes its own table.
-const base = { host: "127.0.0.1", port: "5432", database: "test", user: "postgres", allowedHosts: "127.0.0.1" };
+const base = {
+  host: "127.0.0.1",
+  port: "5432",
+  database: "test",
+  user: "postgres",
+  allowedHosts: "127.0.0.1",
+};
 const table = unique("sy_pg");
 const admin = new pg.Client({ host: "127.0.0.1", port: 5432, database: "test", user: "postgres" });
 const { ctx, pools, close } = serviceCtx({
@@ -19,7 +25,12 @@ const { ctx, pools, close } = serviceCtx({
 });
 
 const run = (config: Record<string, unknown>, input = items({}), c = ctx) =>
-  executeNode(postgresQueryNode, { config: { credentialId: "pg", ...config }, input, ctx: c, resolveForItem: byItem });
+  executeNode(postgresQueryNode, {
+    config: { credentialId: "pg", ...config },
+    input,
+    ctx: c,
+    resolveForItem: byItem,
+  });
 const rowCount = async () => Number((await admin.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
 
 beforeAll(async () => {
@@ -39,7 +50,10 @@ describe("postgres.query", () => {
       items({ name: "ada", qty: 2 }, { name: "x'); DROP TABLE users; --", qty: 3 }),
     );
     expect(insert).toEqual({ items: [{ json: { affectedRows: 1 } }, { json: { affectedRows: 1 } }] });
-    const select = await run({ query: `SELECT name, qty FROM ${table} WHERE qty >= $1 ORDER BY qty`, params: [2] });
+    const select = await run({
+      query: `SELECT name, qty FROM ${table} WHERE qty >= $1 ORDER BY qty`,
+      params: [2],
+    });
     expect(select).toEqual({
       items: [{ json: { name: "ada", qty: 2 } }, { json: { name: "x'); DROP TABLE users; --", qty: 3 } }],
     });

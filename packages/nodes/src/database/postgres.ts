@@ -1,7 +1,6 @@
 import { sqlCredentialFields } from "@switchyard/contracts/credentials";
 import type { Item } from "@switchyard/engine";
 import pg from "pg";
-import { z } from "zod";
 import { serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
 import { defineNode } from "../define";
@@ -26,7 +25,7 @@ export const postgresQueryNode = defineNode({
   typeVersion: 1,
   title: "PostgreSQL query",
   description: "Runs a parameterised SQL statement on PostgreSQL; rows become items.",
-  category: "database",
+  category: "data",
   icon: "database",
   ports: ["main"],
   rawFields: ["query", "params"],
@@ -92,7 +91,9 @@ export const postgresQueryNode = defineNode({
           await client.query(`SET LOCAL statement_timeout = ${config.timeoutMs}`);
           for (const [i, values] of perItem.entries()) {
             index = i;
-            const res = await client.query({ text: config.query, values, query_timeout: config.timeoutMs + 1000 });
+            // query_timeout (client side) backs up statement_timeout when the server stops answering.
+            const query = { text: config.query, values, query_timeout: config.timeoutMs + 1000 };
+            const res = await client.query(query as pg.QueryConfig);
             const returnsRows = res.fields.length > 0;
             out.push(...rowItems(returnsRows ? res.rows : undefined, res.rowCount ?? 0));
           }

@@ -20,7 +20,11 @@ const { ctx, close } = serviceCtx({
 });
 
 const run = async (config: Record<string, unknown>) => {
-  const out = await executeNode(redisCommandNode, { config: { credentialId: "rd", ...config }, input: items({}), ctx });
+  const out = await executeNode(redisCommandNode, {
+    config: { credentialId: "rd", ...config },
+    input: items({}),
+    ctx,
+  });
   return "items" in out ? out.items[0]?.json.result : out;
 };
 
@@ -100,7 +104,9 @@ describe("redis.command", () => {
   });
 
   it("authenticates an ACL user, and reports a wrong password without writing anything", async () => {
-    expect(await run({ credentialId: "rd-acl", command: "set", key: `${prefix}:acl`, value: "yes" })).toBe("OK");
+    expect(await run({ credentialId: "rd-acl", command: "set", key: `${prefix}:acl`, value: "yes" })).toBe(
+      "OK",
+    );
     await expect(
       run({ credentialId: "rd-badpw", command: "set", key: `${prefix}:nope`, value: "no" }),
     ).rejects.toMatchObject({

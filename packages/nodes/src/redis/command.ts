@@ -40,12 +40,26 @@ const config = z
     credentialId: z.string().min(1).describe("Redis credential"),
     command: z.enum(commands).describe("Redis command (a safe subset)"),
     key: z.string().min(1).max(1024).describe("Key (the channel for publish)"),
-    value: z.unknown().optional().describe("Value for set, hset, lpush, rpush, publish; objects are stored as JSON"),
+    value: z
+      .unknown()
+      .optional()
+      .describe("Value for set, hset, lpush, rpush, publish; objects are stored as JSON"),
     field: z.string().min(1).optional().describe("Hash field for hget, hset, hdel"),
-    ttlSeconds: z.number().int().min(1).optional().describe("Expiry in seconds: for set (optional) and expire"),
+    ttlSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Expiry in seconds: for set (optional) and expire"),
     start: z.number().int().default(0).describe("lrange: first index"),
     stop: z.number().int().default(-1).describe("lrange: last index (-1 is the end)"),
-    timeoutMs: z.number().int().min(100).max(120_000).default(10_000).describe("Connection and command timeout, in ms"),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(10_000)
+      .describe("Connection and command timeout, in ms"),
   })
   .superRefine((c, ctx) => {
     if (needsValue.has(c.command) && c.value === undefined)
@@ -106,14 +120,25 @@ export const redisCommandNode = defineNode({
   typeVersion: 1,
   title: "Redis command",
   description: "Runs one Redis command from a safe subset (get, set with TTL, incr, hashes, lists, publish).",
-  category: "database",
+  category: "data",
   icon: "database",
   ports: ["main"],
   runMode: "perItem",
   config,
-  example: { credentialId: "cred-redis", command: "set", key: "session:{{ item.id }}", value: "{{ item }}", ttlSeconds: 3600 },
+  example: {
+    credentialId: "cred-redis",
+    command: "set",
+    key: "session:{{ item.id }}",
+    value: "{{ item }}",
+    ttlSeconds: 3600,
+  },
   async execute({ config: c, ctx }) {
-    const target = await serverTarget(ctx, { credentialId: c.credentialId, type: "redis", fields, scheme: "redis" });
+    const target = await serverTarget(ctx, {
+      credentialId: c.credentialId,
+      type: "redis",
+      fields,
+      scheme: "redis",
+    });
     const { port, user, password, db } = target.fields;
     const fail = (err: unknown) => {
       if (err instanceof NodeError) return err;

@@ -1,5 +1,6 @@
 import type {
   AgentRunner,
+  ConnectionPools,
   HttpClient,
   Item,
   NodeContext,
@@ -33,6 +34,8 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
+  /** Database and broker connections shared by every run (closed when idle and on shutdown). */
+  pools?: ConnectionPools;
   agents?: (channel: RunChannel) => AgentRunner;
   /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
   subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
@@ -123,6 +126,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           log: stepLogger(d, run.id, base.nodeId),
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
+          ...(d.pools ? { pools: d.pools } : {}),
           ...(agents
             ? {
                 agents: {
