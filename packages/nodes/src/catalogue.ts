@@ -22,6 +22,7 @@ import { redisCommandNode } from "./redis/command";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
+import { imapTrigger } from "./triggers/imap";
 import { manualTrigger } from "./triggers/manual";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
@@ -33,6 +34,7 @@ export const nodeTypes: readonly AnyNodeType[] = [
   emailTrigger,
   cronTrigger,
   errorTrigger,
+  imapTrigger,
   httpRequestNode,
   setNode,
   transformNode,

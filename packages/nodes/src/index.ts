@@ -3,6 +3,7 @@ export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
 export { createConnectionPools, type HostConnectionPools } from "./connections/pools";
+export { type ServerTarget, type ServerTargetContext, serverTarget } from "./connections/server";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
 export {
@@ -44,6 +45,7 @@ export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } fr
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
 export { errorTrigger } from "./triggers/error";
+export { imapTrigger } from "./triggers/imap";
 export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
 export {

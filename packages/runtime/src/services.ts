@@ -131,6 +131,12 @@ export async function createServices(o: {
       isRunning,
       ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
     },
+    imap: {
+      secrets: vault.reader,
+      http,
+      log,
+      storeAttachment: (content, meta) => attachments.store(content, meta),
+    },
   });
   const types = createTypeRegistry({
     nodeTypes: [...nodeTypes, ...(o.extensions?.nodeTypes ?? [])],
@@ -324,6 +330,8 @@ export async function createServices(o: {
     /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
     expressionSample: createExpressionSamples({ prisma: db.prisma, registry }),
     previewExpression: createExpressionPreview(),
+    /** The IMAP mailbox listener (a "checked once more" hook for tests). */
+    imap: shipped.imap,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */

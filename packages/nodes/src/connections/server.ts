@@ -21,8 +21,11 @@ export interface ServerTarget<T> {
   poolKey: string;
 }
 
+/** What the check needs: a node's ctx, or a trigger listener's vault reader and guard. */
+export type ServerTargetContext = Pick<NodeContext, "nodeId" | "secrets" | "http">;
+
 export async function serverTarget<S extends z.ZodType<{ host: string; port: string }>>(
-  ctx: NodeContext,
+  ctx: ServerTargetContext,
   o: { credentialId: string; type: string; fields: S; scheme: string },
 ): Promise<ServerTarget<z.infer<S>>> {
   if (!ctx.secrets) throw notConfigured("Credentials", ctx.nodeId);
