@@ -18,5 +18,3 @@ export function ensureDovecot() {
   );
   process.exit(1);
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) ensureDovecot();
