@@ -1,7 +1,7 @@
 import { sqlCredentialFields } from "@switchyard/contracts/credentials";
 import type { Item } from "@switchyard/engine";
 import net from "node:net";
-import mysql from "mysql2/promise";
+import type mysql from "mysql2/promise";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
 import { defineNode } from "../define";
@@ -62,8 +62,9 @@ export const mysqlQueryNode = defineNode({
     return poolsOf(ctx).use(
       target.poolKey,
       {
+        // Drivers load on first use: a host that never queries MySQL never pays for them.
         open: async () =>
-          mysql.createPool({
+          (await import("mysql2/promise")).default.createPool({
             port: Number(port),
             database,
             user,

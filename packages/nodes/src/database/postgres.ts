@@ -1,6 +1,6 @@
 import { sqlCredentialFields } from "@switchyard/contracts/credentials";
 import type { Item } from "@switchyard/engine";
-import pg from "pg";
+import type pg from "pg";
 import { serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
 import { defineNode } from "../define";
@@ -58,7 +58,9 @@ export const postgresQueryNode = defineNode({
       target.poolKey,
       {
         async open() {
-          const pool = new pg.Pool({
+          // Drivers load on first use: a host that never queries PostgreSQL never pays for them.
+          const { default: driver } = await import("pg");
+          const pool = new driver.Pool({
             host: target.address.address,
             port: Number(port),
             database,

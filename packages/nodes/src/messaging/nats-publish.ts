@@ -1,5 +1,5 @@
 import { natsCredentialFields } from "@switchyard/contracts/credentials";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { z } from "zod";
 import { serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
@@ -53,8 +53,9 @@ export const natsPublishNode = defineNode({
       await poolsOf(ctx).use(
         target.poolKey,
         {
-          open: () =>
-            connect({
+          // The client loads on first use: a host that never publishes to NATS never pays for it.
+          open: async () =>
+            (await import("@nats-io/transport-node")).connect({
               servers: `${target.address.family === 6 ? `[${target.address.address}]` : target.address.address}:${port}`,
               ...(user ? { user, pass: password } : {}),
               ...(token ? { token } : {}),

@@ -1,5 +1,5 @@
 import { redisCredentialFields } from "@switchyard/contracts/credentials";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { z } from "zod";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
 import { poolsOf, serverTarget } from "../connections/server";
@@ -152,7 +152,8 @@ export const redisCommandNode = defineNode({
           async open() {
             // One multiplexed connection per credential; it reconnects by itself with backoff. Commands
             // fail at once while it is down instead of queueing (no offline queue).
-            const client = new Redis({
+            const { Redis: Client } = await import("ioredis");
+            const client = new Client({
               host: target.address.address,
               port: Number(port),
               ...(user ? { username: user } : {}),

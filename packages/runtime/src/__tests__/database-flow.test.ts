@@ -7,6 +7,7 @@ import { postHook, startTestHost, waitForRun } from "./test-host";
 const table = `sy_flow_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 const admin = new pg.Client({ host: "127.0.0.1", port: 5432, database: "test", user: "postgres" });
 let t: Awaited<ReturnType<typeof startTestHost>>;
+let closed = false;
 
 const flow = (credentialId: string) => ({
   nodes: [
@@ -45,7 +46,7 @@ beforeAll(async () => {
   await t.host.control.setActive(id, true);
 });
 afterAll(async () => {
-  await t?.close();
+  if (!closed) await t?.close();
   await admin.query(`DROP TABLE IF EXISTS ${table}`);
   await admin.end();
 });
@@ -87,5 +88,13 @@ describe("postgres.query in a flow", () => {
       `node \\"save\\": PostgreSQL: new row for relation \\"${table}\\" violates check constraint \\"${table}_qty_check\\" (SQLSTATE 23514)`,
     );
     expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(before);
+  });
+
+  it("closes the shared pool when the host stops", async () => {
+    const pools = t.host.services.pools;
+    expect(pools.keys().filter((k) => k.startsWith("postgres:"))).toHaveLength(1);
+    await t.close();
+    closed = true;
+    expect(pools.keys()).toEqual([]);
   });
 });

@@ -76,8 +76,9 @@ export function createImapListener(o: ImapListenerOptions) {
       for (const b of pending.values()) watch(b);
       pending.clear();
     },
-    bind(b) {
-      void stopWatcher(b.flowId);
+    async bind(b) {
+      // The old version's watcher is gone before the new one reads: two would admit one message twice.
+      await stopWatcher(b.flowId);
       if (started) watch(b);
       else pending.set(b.flowId, b);
     },

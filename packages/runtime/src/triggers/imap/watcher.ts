@@ -1,5 +1,5 @@
 import type { ImapConfig } from "@switchyard/contracts/triggers";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../logger";
 import type { AttachmentLimits, StoreAttachment } from "../email/build-payload";
 import type { TriggerBinding } from "../listener";
@@ -99,7 +99,9 @@ export function createMailboxWatcher(d: WatcherDeps) {
 
   async function connect(): Promise<{ c: ImapFlow; user: string }> {
     const a = await d.account();
-    const c = new ImapFlow({
+    // Loaded when a flow first watches a mailbox, not at every host start.
+    const { ImapFlow: Client } = await import("imapflow");
+    const c = new Client({
       host: a.address,
       port: a.port,
       secure: a.secure,
@@ -113,7 +115,7 @@ export function createMailboxWatcher(d: WatcherDeps) {
       autoIdleDelay: 1,
       maxIdleTime: 5 * 60_000,
       maxResponseSize: MAX_MESSAGE_BYTES,
-    } as ConstructorParameters<typeof ImapFlow>[0]);
+    } as ConstructorParameters<typeof Client>[0]);
     // Without a listener an 'error' event would throw; the close that follows ends the inner loop.
     c.on("error", (err: Error) => d.log.warn({ err, flowId: b.flowId }, "IMAP connection error"));
     await c.connect();
