@@ -9,7 +9,7 @@ import { createMailboxWatcher, type ImapAccount } from "./watcher";
 // A private Dovecot per file (its own port, config and Maildir in a temp dir), one mail user per test.
 let dovecot: Dovecot;
 vi.setConfig({ testTimeout: 30_000 });
-const users = { a1: "pw1", a2: "pw2", a3: "pw3", a4: "pw4", a5: "pw5" };
+const users = { a1: "pw1", a2: "pw2", a3: "pw3", a4: "pw4", a5: "pw5", a6: "pw6" };
 beforeAll(async () => {
   dovecot = await startDovecot(users);
 });
@@ -200,5 +200,30 @@ describe("IMAP mailbox watcher", () => {
     expect(health).toEqual({ status: "listening", lastError: undefined });
     await w.stop();
     await again.close();
+  });
+
+  it("skips a message it cannot turn into a payload, leaving it unread and naming it, and goes on with the rest", async () => {
+    const box = await mailbox(dovecot, "a6", users.a6);
+    await box.deliver(message({ subject: "With file", attachment: "x" }));
+    await box.deliver(message({ subject: "Plain" }));
+    const { binding, health, admitted } = fakeBinding(imapConfig({ credentialId: "c" }), async () => "run-1");
+    const w = createMailboxWatcher({
+      binding,
+      account: account("a6"),
+      log,
+      limits: deps.limits,
+      storeAttachment: async () => {
+        throw new Error("the attachment store is full");
+      },
+    });
+    await w.checked();
+    expect(admitted.map((p) => p.subject)).toEqual(["Plain"]);
+    expect(health).toEqual({
+      status: "listening",
+      lastError: "message 1 could not be read and stays unread: the attachment store is full",
+    });
+    expect(await box.count()).toEqual({ all: 2, unread: 1 });
+    await w.stop();
+    await box.close();
   });
 });

@@ -56,6 +56,8 @@ export function createMailboxWatcher(d: WatcherDeps) {
   const waiters: (() => void)[] = [];
   /** Messages whose run is admitted but whose flag or move did not go through yet (uidValidity:uid). */
   const admitted = new Set<string>();
+  /** Messages that could not be turned into a payload (uidValidity:uid), skipped until reconnecting. */
+  const unreadable = new Set<string>();
 
   /** Waits `ms`, or less when woken or when `until` calls back; `until` returns its own clean-up. */
   const pause = (ms: number, until?: (resume: () => void) => () => void) =>
@@ -75,14 +77,26 @@ export function createMailboxWatcher(d: WatcherDeps) {
 
   async function check(c: ImapFlow, user: string): Promise<void> {
     const uids = ((await c.search({ seen: false }, { uid: true })) || []).sort((x, y) => x - y);
-    const validity = String((c.mailbox && c.mailbox.uidValidity) ?? "");
+    const validity = String(c.mailbox ? c.mailbox.uidValidity : "");
     for (const uid of uids) {
       if (stopped) return;
       const key = `${validity}:${uid}`;
+      if (unreadable.has(key)) continue;
       if (!admitted.has(key)) {
         const msg = await c.fetchOne(String(uid), { source: true, size: true }, { uid: true });
-        if (!msg || !msg.source) continue;
-        const payloadJson = await imapPayloadJson(msg.source, user, d);
+        if (msg === false || !msg.source) continue;
+        let payloadJson: string;
+        try {
+          payloadJson = await imapPayloadJson(msg.source, user, d);
+        } catch (err) {
+          // One message that cannot become a payload must not hold up the rest: it stays unread, is
+          // skipped for this connection, and health names it.
+          unreadable.add(key);
+          const why = `message ${uid} could not be read and stays unread: ${(err as Error).message}`;
+          d.log.warn({ err, flowId: b.flowId, uid }, "IMAP message could not be read");
+          b.report({ lastError: why });
+          continue;
+        }
         // The run is durable once this resolves; only then may the message leave the unread set.
         try {
           await b.fireJson(payloadJson);
@@ -129,6 +143,7 @@ export function createMailboxWatcher(d: WatcherDeps) {
     while (!stopped) {
       try {
         const { c: connected, user } = await connect();
+        unreadable.clear();
         b.report({ status: "listening", lastError: undefined });
         backoff = firstBackoff;
         while (!stopped && connected.usable) {
