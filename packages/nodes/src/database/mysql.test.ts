@@ -109,6 +109,16 @@ describe("mysql.query", () => {
     expect(await rowCount()).toBe(before);
   });
 
+  it("gives up on a statement that runs past the timeout and drops its connection", async () => {
+    await expect(run({ query: "SELECT SLEEP(3)", timeoutMs: 200 })).rejects.toMatchObject({
+      code: "service_failed",
+      retryable: true,
+      message: `node "n1": MySQL: Query inactivity timeout (PROTOCOL_SEQUENCE_TIMEOUT)`,
+    });
+    // The pool hands out a fresh connection afterwards.
+    expect(await run({ query: "SELECT 1 AS one" })).toEqual({ items: [{ json: { one: 1 } }] });
+  });
+
   it("reports a wrong password and an unreachable server", async () => {
     await expect(run({ credentialId: "my-badpw", query: "SELECT 1" })).rejects.toMatchObject({
       code: "service_failed",
