@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -60,6 +60,8 @@ function systemUser(name: string): { uid: number; gid: number } {
 
 export interface Dovecot {
   port: number;
+  /** The implicit-TLS port (started with `tls`), else 0. */
+  tlsPort: number;
   dir: string;
   /** The server log so far (for a failing test's message). */
   log(): string;
@@ -68,12 +70,37 @@ export interface Dovecot {
   stop(): Promise<void>;
 }
 
-export async function startDovecot(users: Record<string, string>): Promise<Dovecot> {
+export async function startDovecot(
+  users: Record<string, string>,
+  opts: { tls?: boolean } = {},
+): Promise<Dovecot> {
   const dir = mkdtempSync(path.join(tmpdir(), "sy-dovecot-"));
   // Dovecot's auth process runs as its own user and must reach the passwd file (test passwords only).
   chmodSync(dir, 0o755);
   for (const d of ["run", "state", "mail", "home"]) mkdirSync(path.join(dir, d));
   const port = await freePort();
+  // With tls: a self-signed certificate for imap.test and an implicit-TLS listener on a second port.
+  const tlsPort = opts.tls ? await freePort() : 0;
+  if (opts.tls)
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=imap.test",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
   // Dovecot refuses to open mail as root: as root, mail belongs to the package's `dovecot` user.
   const self = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   const { uid, gid } = self.uid === 0 ? systemUser("dovecot") : self;
@@ -96,8 +123,7 @@ state_dir = ${dir}/state
 log_path = ${log}
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+${opts.tls ? `ssl = yes\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem\n` : "ssl = no\n"}disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:${dir}/mail/%u
 first_valid_uid = ${uid}
@@ -106,7 +132,7 @@ ${user ? `default_internal_user = ${user}\ndefault_login_user = ${user}\n` : ""}
     port = ${port}
   }
   inet_listener imaps {
-    port = 0
+    port = ${tlsPort}
   }
 }
 passdb {
@@ -143,6 +169,7 @@ userdb {
   }
   return {
     port,
+    tlsPort,
     dir,
     log: () => (existsSync(log) ? readFileSync(log, "utf8") : ""),
     /** Kills the server and its sessions (an outage), keeping its mail: `resume` starts it again on the same port. */

@@ -227,3 +227,31 @@ describe("IMAP mailbox watcher", () => {
     await box.close();
   });
 });
+
+describe("IMAP mailbox watcher over TLS", () => {
+  it("verifies the server's certificate: a self-signed one is refused, and health says so", async () => {
+    const tls = await startDovecot({ t1: "pw" }, { tls: true });
+    try {
+      const { binding, health, admitted } = fakeBinding(imapConfig({ credentialId: "c" }), async () => "run");
+      const w = createMailboxWatcher({
+        binding,
+        account: async () => ({
+          host: "imap.test",
+          address: "127.0.0.1",
+          port: tls.tlsPort,
+          secure: true,
+          user: "t1",
+          password: "pw",
+        }),
+        log,
+        ...deps,
+      });
+      await w.checked();
+      expect(health).toEqual({ status: "error", lastError: "self-signed certificate" });
+      expect(admitted).toEqual([]);
+      await w.stop();
+    } finally {
+      await tls.stop();
+    }
+  });
+});
