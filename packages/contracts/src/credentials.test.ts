@@ -102,4 +102,52 @@ describe("credential types", () => {
       pass: "",
     });
   });
+
+  it("binds database, broker and mailbox credentials to their host, with defaults for optional fields", () => {
+    const issues = (type: keyof typeof credentialTypes, data: unknown) =>
+      credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
+    const pg = {
+      host: "db.example.com",
+      port: "5432",
+      database: "app",
+      user: "app",
+      allowedHosts: "x.example.com",
+    };
+    expect(issues("postgres", pg)).toEqual([
+      ["allowedHosts", "the PostgreSQL host db.example.com is not among the allowed hosts"],
+    ]);
+    expect(issues("mysql", { ...pg, database: "" })).toEqual([
+      ["database", "Too small: expected string to have >=1 characters"],
+      ["allowedHosts", "the MySQL host db.example.com is not among the allowed hosts"],
+    ]);
+    expect(credentialTypes.postgres.parse({ ...pg, allowedHosts: "*.example.com" })).toEqual({
+      ...pg,
+      allowedHosts: "*.example.com",
+      password: "",
+      ssl: "false",
+    });
+    expect(credentialTypes.redis.parse({ host: "127.0.0.1", allowedHosts: "127.0.0.1" })).toEqual({
+      host: "127.0.0.1",
+      port: "6379",
+      user: "",
+      password: "",
+      db: "0",
+      allowedHosts: "127.0.0.1",
+    });
+    expect(issues("redis", { host: "r.example.com", db: "x", allowedHosts: "r.example.com" })).toEqual([
+      ["db", "a database number, 0 or more"],
+    ]);
+    expect(issues("nats", { host: "nats.example.com", allowedHosts: "" })?.[0]).toEqual([
+      "allowedHosts",
+      "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+    ]);
+    expect(
+      issues("imap", {
+        host: "imap.example.com",
+        user: "me",
+        password: "pw",
+        allowedHosts: "mail.example.com",
+      }),
+    ).toEqual([["allowedHosts", "the IMAP host imap.example.com is not among the allowed hosts"]]);
+  });
 });

@@ -96,6 +96,64 @@ export const smtpCredentialFields = z.object({
   allowedHosts,
 });
 
+const port = z
+  .string()
+  .regex(/^\d+$/)
+  .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535");
+const flag = z.enum(["true", "false"]);
+
+/** A server credential (database, broker, mailbox): its host must be among its own allowed hosts. */
+function hostBound<T extends z.ZodObject<{ host: z.ZodString; allowedHosts: typeof allowedHosts }>>(
+  fields: T,
+  what: string,
+) {
+  return fields.refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
+    path: ["allowedHosts"],
+    error: (i) => `the ${what} host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
+  });
+}
+
+/** PostgreSQL and MySQL/MariaDB: the postgres.query and mysql.query nodes read these. */
+export const sqlCredentialFields = z.object({
+  host: z.string().min(1),
+  port,
+  database: z.string().min(1),
+  user: z.string().min(1),
+  password: z.string().default(""),
+  ssl: flag.default("false").describe("true: TLS, verifying the server's certificate against the host name"),
+  allowedHosts,
+});
+
+/** Redis: the redis.command node. `db` is the logical database number (default 0). */
+export const redisCredentialFields = z.object({
+  host: z.string().min(1),
+  port: port.default("6379"),
+  user: z.string().default("").describe("ACL user name (Redis 6+); empty for the default user"),
+  password: z.string().default(""),
+  db: z.string().regex(/^\d+$/, "a database number, 0 or more").default("0"),
+  allowedHosts,
+});
+
+/** NATS: one server (host and port); user and password, or a token, when the server wants them. */
+export const natsCredentialFields = z.object({
+  host: z.string().min(1),
+  port: port.default("4222"),
+  user: z.string().default(""),
+  password: z.string().default(""),
+  token: z.string().default(""),
+  allowedHosts,
+});
+
+/** An IMAP mailbox the trigger.imap listener polls. `secure`: implicit TLS (port 993); else STARTTLS when offered. */
+export const imapCredentialFields = z.object({
+  host: z.string().min(1),
+  port: port.default("993"),
+  secure: flag.default("true"),
+  user: z.string().min(1),
+  password: z.string().min(1),
+  allowedHosts,
+});
+
 /** Credential types and their fields, as the vault stores them. */
 export const credentialTypes = {
   httpHeader: z.object({ name: z.string().min(1), value: z.string().min(1), allowedHosts }),
@@ -108,6 +166,11 @@ export const credentialTypes = {
   // Inbound only (checked against requests that arrive), so it is never sent anywhere: no hosts.
   webhookSecret: z.object({ secret: z.string().min(1) }),
   llmProvider: z.object({ apiKey: z.string().min(1), allowedHosts }),
+  postgres: hostBound(sqlCredentialFields, "PostgreSQL"),
+  mysql: hostBound(sqlCredentialFields, "MySQL"),
+  redis: hostBound(redisCredentialFields, "Redis"),
+  nats: hostBound(natsCredentialFields, "NATS"),
+  imap: hostBound(imapCredentialFields, "IMAP"),
 } as const;
 export type CredentialType = keyof typeof credentialTypes;
 
@@ -119,6 +182,11 @@ export const credentialLabels: Readonly<Record<CredentialType, string>> = {
   smtp: "SMTP server",
   webhookSecret: "Webhook secret",
   llmProvider: "LLM provider API key",
+  postgres: "PostgreSQL database",
+  mysql: "MySQL / MariaDB database",
+  redis: "Redis server",
+  nats: "NATS server",
+  imap: "IMAP mailbox",
 };
 
 /** Fields that hold a secret: typed into a password box, never shown again. */

@@ -60,6 +60,20 @@ export interface SecretsReader {
   get(credentialId: string): Promise<{ type: string; data: Record<string, string> }>;
 }
 
+/**
+ * Connections shared across runs (database pools, broker clients), one per key. `use` opens the
+ * resource on first use and holds it while `fn` runs; the host closes it once nothing has used it for
+ * its idle time, and closes every one on shutdown.
+ */
+export interface ConnectionPools {
+  use<T, R>(key: string, resource: PooledResource<T>, fn: (conn: T) => Promise<R>): Promise<R>;
+}
+
+export interface PooledResource<T> {
+  open(): Promise<T>;
+  close(conn: T): Promise<void>;
+}
+
 export interface AgentRunRequest {
   agentRef: string;
   prompt: string;
@@ -112,6 +126,8 @@ export interface NodeContext {
   agents?: AgentRunner;
   flows?: SubflowCaller;
   webhook?: WebhookResponder;
+  /** Shared connections for database and broker nodes. */
+  pools?: ConnectionPools;
   /** How deep this run is in a chain of `flow.call`s (0 for a run started by a trigger). */
   callDepth?: number;
 }
@@ -128,6 +144,12 @@ export interface NodeExecuteArgs<C> {
   ctx: NodeContext;
   /** For nodes with several input ports: the items that arrived on each port (edge order). */
   inputsByPort?: Record<string, Item[]>;
+  /**
+   * `once` nodes only: resolves expressions in a raw (unresolved) config value against one input item,
+   * with the same scope a `perItem` node gets (item, items, trigger, nodes, run). Lets a node run every
+   * item in one go (one database transaction) and still take per-item values.
+   */
+  resolveForItem?: (value: unknown, item: Item | undefined) => Promise<unknown>;
 }
 
 export interface NodeDefinition<S extends z.ZodType = z.ZodType> {

@@ -5,6 +5,8 @@ import { agentNode } from "./agent/agent";
 import { codeNode } from "./code/code";
 import { setNode } from "./data/set";
 import { transformNode } from "./data/transform";
+import { mysqlQueryNode } from "./database/mysql";
+import { postgresQueryNode } from "./database/postgres";
 import { sendEmailNode } from "./email/send";
 import { callNode } from "./flow/call";
 import { mergeNode } from "./flow/merge";
@@ -15,10 +17,13 @@ import { waitNode } from "./flow/wait";
 import { placeholderNode } from "./import/placeholder";
 import { httpRequestNode } from "./http/request";
 import { ifNode } from "./logic/if";
+import { natsPublishNode } from "./messaging/nats-publish";
 import { switchNode } from "./logic/switch";
+import { redisCommandNode } from "./redis/command";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
+import { imapTrigger } from "./triggers/imap";
 import { manualTrigger } from "./triggers/manual";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
@@ -30,6 +35,7 @@ export const nodeTypes: readonly AnyNodeType[] = [
   emailTrigger,
   cronTrigger,
   errorTrigger,
+  imapTrigger,
   httpRequestNode,
   setNode,
   transformNode,
@@ -45,6 +51,10 @@ export const nodeTypes: readonly AnyNodeType[] = [
   respondNode,
   sendEmailNode,
   agentNode,
+  postgresQueryNode,
+  mysqlQueryNode,
+  redisCommandNode,
+  natsPublishNode,
   placeholderNode,
 ] as AnyNodeType[];
 

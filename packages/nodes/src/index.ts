@@ -2,6 +2,8 @@ export { agentNode } from "./agent/agent";
 export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
+export { createConnectionPools, type HostConnectionPools } from "./connections/pools";
+export { type ServerTarget, type ServerTargetContext, serverTarget } from "./connections/server";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
 export {
@@ -12,6 +14,8 @@ export {
   parseConfig,
   type TriggerSpec,
 } from "./define";
+export { mysqlQueryNode } from "./database/mysql";
+export { postgresQueryNode } from "./database/postgres";
 export { sendEmailNode } from "./email/send";
 export {
   isNodeError,
@@ -36,10 +40,13 @@ export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/s
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
+export { natsPublishNode } from "./messaging/nats-publish";
+export { redisCommandNode } from "./redis/command";
 export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
 export { errorTrigger } from "./triggers/error";
+export { imapTrigger } from "./triggers/imap";
 export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
 export {

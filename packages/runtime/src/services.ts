@@ -2,7 +2,13 @@ import { agentRefCheck } from "@switchyard/agent";
 import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
+import {
+  createConnectionPools,
+  createHttpClient,
+  type GuardedHttpClient,
+  nodeTypes,
+  webhookTrigger,
+} from "@switchyard/nodes";
 import { stepActionTools } from "./agent-tools";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
@@ -67,6 +73,8 @@ export async function createServices(o: {
       allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
     });
   };
+  // One pool per database/broker credential, shared by every run; closed after a minute unused and on stop.
+  const pools = createConnectionPools();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
@@ -124,6 +132,12 @@ export async function createServices(o: {
       },
       isRunning,
       ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
+    },
+    imap: {
+      secrets: vault.reader,
+      http,
+      log,
+      storeAttachment: (content, meta) => attachments.store(content, meta),
     },
   });
   const types = createTypeRegistry({
@@ -196,6 +210,7 @@ export async function createServices(o: {
     log,
     http,
     secrets: vault.reader,
+    pools,
     agents: () => agents!.runner,
     agentTools: (ctx) => stepActionTools(ctx, o.settings),
     subflows: createSubflowCaller({
@@ -304,6 +319,8 @@ export async function createServices(o: {
     cancelledUnclaimed,
     vault,
     http,
+    /** Shared database and broker connections (closed on stop). */
+    pools,
     memory,
     cache,
     queue,
@@ -317,6 +334,8 @@ export async function createServices(o: {
     /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
     expressionSample: createExpressionSamples({ prisma: db.prisma, registry }),
     previewExpression: createExpressionPreview(),
+    /** The IMAP mailbox listener (a "checked once more" hook for tests). */
+    imap: shipped.imap,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
@@ -365,6 +384,7 @@ export async function createServices(o: {
       await inline.drain();
       searchIndexing?.stop();
       await pgParts?.stop();
+      await pools.closeAll();
       memory.close();
     },
   };

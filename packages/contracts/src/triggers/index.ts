@@ -1,5 +1,6 @@
 export * from "./cron";
 export * from "./email";
+export * from "./imap";
 export * from "./manual";
 export * from "./webhook";
 export * from "./error";

@@ -1,6 +1,7 @@
 import type { HostAgentRunRequest, Tool } from "@switchyard/agent";
 import type {
   AgentRunResult,
+  ConnectionPools,
   HttpClient,
   Item,
   NodeContext,
@@ -34,6 +35,8 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
+  /** Database and broker connections shared by every run (closed when idle and on shutdown). */
+  pools?: ConnectionPools;
   agents?: (channel: RunChannel) => { run(req: HostAgentRunRequest): Promise<AgentRunResult> };
   /** The tools that act (http_request, send_email, start_flow, run_code), bound to one agent step. */
   agentTools?: (ctx: NodeContext) => readonly Tool[];
@@ -126,6 +129,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           log: stepLogger(d, run.id, base.nodeId),
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
+          ...(d.pools ? { pools: d.pools } : {}),
           ...(agents
             ? {
                 agents: {

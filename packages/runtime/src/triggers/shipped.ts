@@ -1,6 +1,7 @@
 import { createCronListener } from "./cron/listener";
 import { createEmailListener } from "./email/listener";
 import { errorListener } from "./error/listener";
+import { createImapListener } from "./imap/listener";
 import { manualListener } from "./manual/listener";
 import { createWebhookListener } from "./webhook/listener";
 
@@ -12,9 +13,11 @@ export function createShippedListeners(d: {
   webhook: Parameters<typeof createWebhookListener>[0];
   email: Parameters<typeof createEmailListener>[0];
   cron: Parameters<typeof createCronListener>[0];
+  imap: Parameters<typeof createImapListener>[0];
 }) {
   const webhook = createWebhookListener(d.webhook);
   const email = createEmailListener(d.email);
   const cron = createCronListener(d.cron);
-  return { email, list: [manualListener, webhook, email, cron, errorListener] };
+  const imap = createImapListener(d.imap);
+  return { email, imap, list: [manualListener, webhook, email, cron, errorListener, imap] };
 }

@@ -32,6 +32,21 @@ describe("credential router", () => {
       "smtp",
       "webhookSecret",
       "llmProvider",
+      "postgres",
+      "mysql",
+      "redis",
+      "nats",
+      "imap",
+    ]);
+    const pg = types.find((x) => x.type === "postgres")!;
+    expect(pg.fields.map((f) => [f.name, f.required, f.masked])).toEqual([
+      ["host", true, false],
+      ["port", true, false],
+      ["database", true, false],
+      ["user", true, false],
+      ["password", false, true],
+      ["ssl", false, false],
+      ["allowedHosts", true, false],
     ]);
     const smtp = types.find((x) => x.type === "smtp")!;
     expect(smtp.fields.map((f) => [f.name, f.required])).toEqual([
