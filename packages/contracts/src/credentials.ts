@@ -81,20 +81,59 @@ const allowedHosts = z
   })
   .describe("Hosts this credential may be sent to (comma-separated; *.example.com for subdomains)");
 
+/** A TCP port as credential text (all credential values are strings). */
+const portField = z
+  .string()
+  .regex(/^\d+$/)
+  // Only digits get a range check: "25x" is reported once, by the regex.
+  .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535");
+
 /** The fields of an SMTP credential as stored; the e-mail node reads them, checking the host itself. */
 export const smtpCredentialFields = z.object({
   host: z.string().min(1),
-  port: z
-    .string()
-    .regex(/^\d+$/)
-    // Only digits get a range check: "25x" is reported once, by the regex.
-    .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535"),
+  port: portField,
   secure: z.enum(["true", "false"]).default("false"),
   user: z.string().default(""),
   pass: z.string().default(""),
   from: z.string().min(3),
   allowedHosts,
 });
+
+/** An MQTT broker (mqtt.publish, trigger.mqtt); plain TCP, or TLS with `secure`. */
+export const mqttCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("1883"),
+  secure: z.enum(["true", "false"]).default("false"),
+  user: z.string().default(""),
+  password: z.string().default(""),
+  /** Client ids are this prefix plus the flow/node (triggers) or a random suffix (publishing). */
+  clientIdPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{0,32}$/, "use up to 32 letters, digits, - or _")
+    .default("switchyard"),
+  allowedHosts,
+});
+
+/** An AMQP 0-9-1 broker such as RabbitMQ (amqp.publish, trigger.amqp); plain TCP, or TLS with `secure`. */
+export const amqpCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("5672"),
+  secure: z.enum(["true", "false"]).default("false"),
+  vhost: z.string().default("/"),
+  user: z.string().min(1),
+  password: z.string(),
+  allowedHosts,
+});
+
+/** A credential whose `host` must be among its own allowed hosts (checked when it is saved). */
+const hostBound = <S extends z.ZodObject<{ host: z.ZodString; allowedHosts: typeof allowedHosts }>>(
+  fields: S,
+  what: string,
+) =>
+  fields.refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
+    path: ["allowedHosts"],
+    error: (i) => `the ${what} host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
+  });
 
 /** Credential types and their fields, as the vault stores them. */
 export const credentialTypes = {
@@ -108,6 +147,8 @@ export const credentialTypes = {
   // Inbound only (checked against requests that arrive), so it is never sent anywhere: no hosts.
   webhookSecret: z.object({ secret: z.string().min(1) }),
   llmProvider: z.object({ apiKey: z.string().min(1), allowedHosts }),
+  mqtt: hostBound(mqttCredentialFields, "MQTT"),
+  amqp: hostBound(amqpCredentialFields, "AMQP"),
 } as const;
 export type CredentialType = keyof typeof credentialTypes;
 
@@ -119,6 +160,8 @@ export const credentialLabels: Readonly<Record<CredentialType, string>> = {
   smtp: "SMTP server",
   webhookSecret: "Webhook secret",
   llmProvider: "LLM provider API key",
+  mqtt: "MQTT broker",
+  amqp: "AMQP broker (RabbitMQ)",
 };
 
 /** Fields that hold a secret: typed into a password box, never shown again. */

@@ -2,6 +2,7 @@ import { type CatalogueEntry, catalogueEntry } from "@switchyard/contracts/catal
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
+import { amqpPublishNode } from "./amqp/publish";
 import { codeNode } from "./code/code";
 import { setNode } from "./data/set";
 import { transformNode } from "./data/transform";
@@ -14,11 +15,14 @@ import { stopNode } from "./flow/stop";
 import { waitNode } from "./flow/wait";
 import { httpRequestNode } from "./http/request";
 import { ifNode } from "./logic/if";
+import { mqttPublishNode } from "./mqtt/publish";
 import { switchNode } from "./logic/switch";
+import { amqpTrigger } from "./triggers/amqp";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
 import { manualTrigger } from "./triggers/manual";
+import { mqttTrigger } from "./triggers/mqtt";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
 
@@ -29,6 +33,8 @@ export const nodeTypes: readonly AnyNodeType[] = [
   emailTrigger,
   cronTrigger,
   errorTrigger,
+  mqttTrigger,
+  amqpTrigger,
   httpRequestNode,
   setNode,
   transformNode,
@@ -44,6 +50,8 @@ export const nodeTypes: readonly AnyNodeType[] = [
   respondNode,
   sendEmailNode,
   agentNode,
+  mqttPublishNode,
+  amqpPublishNode,
 ] as AnyNodeType[];
 
 /** Builds a registry over some node types; type ids must be unique. */

@@ -3,3 +3,5 @@ export * from "./email";
 export * from "./manual";
 export * from "./webhook";
 export * from "./error";
+export * from "./mqtt";
+export * from "./amqp";
