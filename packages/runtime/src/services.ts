@@ -2,7 +2,13 @@ import { agentRefCheck } from "@switchyard/agent";
 import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
+import {
+  createHttpClient,
+  createSharedConnections,
+  type GuardedHttpClient,
+  nodeTypes,
+  webhookTrigger,
+} from "@switchyard/nodes";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
@@ -66,6 +72,8 @@ export async function createServices(o: {
     });
   };
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+  // Broker connections of publishing nodes, shared per credential across runs; closed when idle or on stop.
+  const connections = createSharedConnections();
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
   const responses = createResponseHub();
@@ -123,6 +131,7 @@ export async function createServices(o: {
       isRunning,
       ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
     },
+    brokers: { secrets: vault.reader, guard: http, log },
   });
   const types = createTypeRegistry({
     nodeTypes: [...nodeTypes, ...(o.extensions?.nodeTypes ?? [])],
@@ -193,6 +202,7 @@ export async function createServices(o: {
     log,
     http,
     secrets: vault.reader,
+    connections,
     agents: () => agents!.runner,
     subflows: createSubflowCaller({
       flows: o.flows,
@@ -315,6 +325,10 @@ export async function createServices(o: {
     previewExpression: createExpressionPreview(),
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
+    /** The MQTT and AMQP trigger listeners (tests look at their connections). */
+    brokers: { mqtt: shipped.mqtt, amqp: shipped.amqp },
+    /** Broker connections shared by publishing nodes. */
+    connections,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
     smtpPort: () => shipped.email.port(),
     attachments,
@@ -358,6 +372,7 @@ export async function createServices(o: {
       await retention.stop();
       await worker.stop();
       await inline.drain();
+      await connections.closeAll();
       await pgParts?.stop();
       memory.close();
     },

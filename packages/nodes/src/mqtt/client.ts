@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mqttCredentialFields } from "@switchyard/contracts/credentials";
 import type { SecretsReader } from "@switchyard/engine";
-import mqtt, { type MqttClient } from "mqtt";
+import mqtt, { type IPublishPacket, type MqttClient } from "mqtt";
 import { NodeError } from "../errors";
 import type { GuardedHttpClient } from "../http/client";
 import { isIpLiteral } from "../http/ssrf";
@@ -32,7 +32,14 @@ export const publisherClientId = (t: MqttTarget) =>
  */
 export function connectMqtt(
   t: MqttTarget,
-  o: { clientId: string; clean: boolean; timeoutMs: number; nodeId?: string },
+  o: {
+    clientId: string;
+    clean: boolean;
+    timeoutMs: number;
+    nodeId?: string;
+    /** Handles each incoming message; its PUBACK (QoS 1) is sent only once this resolved. */
+    handleMessage?: (packet: IPublishPacket) => Promise<void>;
+  },
 ): Promise<MqttClient> {
   const { settings, address } = t;
   const client = mqtt.connect({
@@ -47,9 +54,16 @@ export function connectMqtt(
     ...(settings.user ? { username: settings.user, password: settings.password } : {}),
     connectTimeout: o.timeoutMs,
     reconnectPeriod: 0,
-    // Messages are acknowledged (QoS 1 puback) only after the handler resolved: see trigger.mqtt.
-    customHandleAcks: undefined,
   });
+  // Set before the CONNACK can arrive: a persistent session's queued messages follow it at once.
+  const handle = o.handleMessage;
+  if (handle)
+    client.handleMessage = (packet, done) => {
+      handle(packet).then(
+        () => done(),
+        (err: Error) => done(err),
+      );
+    };
   return new Promise<MqttClient>((resolve, reject) => {
     const fail = (why: string, cause?: unknown) => {
       client.removeAllListeners("connect");

@@ -6,6 +6,7 @@ import type {
   NodeRegistry,
   RunChannel,
   SecretsReader,
+  SharedConnections,
   SubflowCaller,
 } from "@switchyard/engine";
 import {
@@ -33,6 +34,8 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
+  /** Broker connections shared per credential (mqtt.publish, amqp.publish). */
+  connections?: SharedConnections;
   agents?: (channel: RunChannel) => AgentRunner;
   /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
   subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
@@ -123,6 +126,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           log: stepLogger(d, run.id, base.nodeId),
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
+          ...(d.connections ? { connections: d.connections } : {}),
           ...(agents
             ? {
                 agents: {
