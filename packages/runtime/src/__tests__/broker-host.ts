@@ -35,10 +35,17 @@ export const payloadsOf = (host: Host, flowId: string) =>
   ).map((r) => JSON.parse(r.triggerPayload) as Record<string, unknown>);
 
 /** Polls a condition (the wait decides nothing: a test asserts after it). */
-export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 60_000) {
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ms = 60_000,
+  /** What the failure message adds (the state the wait ended in). */
+  state?: () => unknown,
+) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ""}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

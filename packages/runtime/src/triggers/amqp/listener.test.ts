@@ -48,7 +48,7 @@ async function activate(host: Host, definition: unknown) {
 const consumers = async (q: string) => (await ch.checkQueue(q)).consumerCount;
 const waiting = async (q: string) => (await ch.checkQueue(q)).messageCount;
 
-describe("trigger.amqp against the machine's RabbitMQ", () => {
+describe("trigger.amqp against the machine's RabbitMQ", { timeout: 60_000 }, () => {
   it("starts one run per message with the agreed payload, and the queue is empty once every run is admitted", async () => {
     const { host, credentialId } = await start();
     const queue = await declare(queueName());
