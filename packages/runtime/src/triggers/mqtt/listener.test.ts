@@ -29,8 +29,16 @@ async function activate(host: Host, definition: unknown) {
   await host.control.setActive(id, true);
   return id;
 }
+/** Subscribed (health says `listening` from the bind on; the client's subscription is what counts here). */
 const listening = (host: Host, flowId: string) =>
-  until("listening", () => host.services.triggers.health(flowId)?.status === "listening");
+  until(
+    "listening",
+    () =>
+      host.services.triggers.health(flowId)?.status === "listening" &&
+      host.services.brokers.mqtt.connected().includes(flowId),
+    20_000,
+    () => host.services.triggers.health(flowId),
+  );
 
 describe("trigger.mqtt against the machine's Mosquitto", { timeout: 60_000 }, () => {
   it("starts one run per message matching its filter, with the agreed payload", async () => {
@@ -45,7 +53,10 @@ describe("trigger.mqtt against the machine's Mosquitto", { timeout: 60_000 }, ()
     await pub.publishAsync(`${base}/kitchen/temp`, '{"c":21.5}', { qos: 1 });
     await pub.publishAsync(`${base}/kitchen/humidity`, "40", { qos: 1 }); // not matched by the filter
     await pub.publishAsync(`${base}/hall/temp`, "warm", { qos: 0 });
-    await until("two runs", () => payloadsOf(t!.host, flowId).length === 2);
+    await until("two runs", () => payloadsOf(t!.host, flowId).length === 2, 20_000, () => ({
+      payloads: payloadsOf(t!.host, flowId),
+      health: t!.host.services.triggers.health(flowId),
+    }));
     const payloads = payloadsOf(t.host, flowId).sort((a, b) => String(a.topic).localeCompare(String(b.topic)));
     expect(payloads).toEqual([
       { topic: `${base}/hall/temp`, message: "warm", qos: 0, retain: false, receivedAt: expect.any(String) },
@@ -100,7 +111,6 @@ describe("trigger.mqtt against the machine's Mosquitto", { timeout: 60_000 }, ()
     await listening(t.host, flowId);
     await t.host.flows.saveVersion(flowId, triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/new/#` }));
     await t.host.control.afterSave(flowId);
-    await until("the new client", () => t!.host.services.brokers.mqtt.connected().length === 1);
     await listening(t.host, flowId);
     await pub.publishAsync(`${base}/new/a/b`, "x", { qos: 1 });
     await until("a run of version 2", () => payloadsOf(t!.host, flowId).length === 1);
