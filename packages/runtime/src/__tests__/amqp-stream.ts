@@ -76,3 +76,14 @@ export function countIds(payloads: Record<string, unknown>[]): Map<string, numbe
   for (const p of payloads) counts.set(String(p.messageId), (counts.get(String(p.messageId)) ?? 0) + 1);
   return counts;
 }
+
+/** Deletes a queue (a throwaway connection); for tests that declared one on the shared broker. */
+export async function deleteQueue(url: string, queue: string) {
+  const conn = await amqp.connect(url);
+  conn.on("error", () => {});
+  try {
+    await (await conn.createChannel()).deleteQueue(queue);
+  } finally {
+    await conn.close().catch(() => {});
+  }
+}
