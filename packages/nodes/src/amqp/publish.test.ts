@@ -19,7 +19,9 @@ const cred = (over: Record<string, string> = {}) => ({
   allowedHosts: "127.0.0.1",
   ...over,
 });
-const secrets = (data: Record<string, string>): SecretsReader => ({ get: async () => ({ type: "amqp", data }) });
+const secrets = (data: Record<string, string>): SecretsReader => ({
+  get: async () => ({ type: "amqp", data }),
+});
 const guard = createHttpClient({ allowHosts: ["127.0.0.1"] });
 
 const connections = createSharedConnections();
@@ -41,6 +43,13 @@ afterAll(async () => {
   await conn.close();
 });
 
+/** The next message waiting in the queue; fails the test when there is none. */
+const getOne = async (queue: string) => {
+  const got = await ch.get(queue, { noAck: true });
+  if (!got) throw new Error(`no message waiting in ${queue}`);
+  return got;
+};
+
 const tempQueue = async () => {
   const q = `sy-test-${randomUUID()}`;
   await ch.assertQueue(q, { durable: false, autoDelete: false, exclusive: false, expires: 60_000 });
@@ -59,9 +68,9 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
       persistent: true,
       confirmed: true,
     });
-    const got = await ch.get(queue, { noAck: true });
-    expect(got && JSON.parse(got.content.toString())).toEqual({ orderId: 42 });
-    expect(got && got.properties).toMatchObject({
+    const got = await getOne(queue);
+    expect(JSON.parse(got.content.toString())).toEqual({ orderId: 42 });
+    expect(got.properties).toMatchObject({
       messageId: json.messageId,
       deliveryMode: 2,
       contentType: "application/json",
@@ -82,10 +91,10 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
       messageId: "order-42",
       persistent: false,
     });
-    const got = await ch.get(queue, { noAck: true });
-    expect(got && got.content.toString()).toBe("hello");
-    expect(got && got.properties).toMatchObject({ messageId: "order-42", contentType: "text/plain" });
-    expect(got && got.properties.deliveryMode).not.toBe(2);
+    const got = await getOne(queue);
+    expect(got.content.toString()).toBe("hello");
+    expect(got.properties).toMatchObject({ messageId: "order-42", contentType: "text/plain" });
+    expect(got.properties.deliveryMode).not.toBe(2);
     await ch.deleteExchange(exchange);
   });
 
@@ -111,8 +120,8 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
     });
     const queue = await tempQueue();
     await expect(publish({ queue, message: 3 })).resolves.toBeDefined();
-    const got = await ch.get(queue, { noAck: true });
-    expect(got && got.content.toString()).toBe("3");
+    const got = await getOne(queue);
+    expect(got.content.toString()).toBe("3");
   });
 });
 

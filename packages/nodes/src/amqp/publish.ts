@@ -42,12 +42,18 @@ async function openPublisher(t: AmqpTarget, timeoutMs: number, nodeId: string, l
 const config = z
   .object({
     credentialId: z.string().min(1).describe("AMQP credential (host, port, vhost, user, password)"),
-    mode: z.enum(["queue", "exchange"]).default("queue").describe("Send straight to a queue, or through an exchange"),
+    mode: z
+      .enum(["queue", "exchange"])
+      .default("queue")
+      .describe("Send straight to a queue, or through an exchange"),
     queue: z.string().min(1).max(255).optional().describe("Queue to send to (mode queue)"),
     exchange: z.string().min(1).max(255).optional().describe("Exchange to publish to (mode exchange)"),
     routingKey: z.string().max(255).optional().describe("Routing key (mode exchange; default empty)"),
     message: z.unknown().describe("Message: a string is sent as it is, anything else as JSON"),
-    persistent: z.boolean().default(true).describe("The broker writes it to disk (survives a broker restart)"),
+    persistent: z
+      .boolean()
+      .default(true)
+      .describe("The broker writes it to disk (survives a broker restart)"),
     headers: z.record(z.string(), z.string()).optional().describe("Message headers"),
     messageId: z
       .string()
@@ -55,7 +61,13 @@ const config = z
       .max(255)
       .optional()
       .describe("Message id (a consumer's duplicate check); a random one when empty"),
-    timeoutMs: z.number().int().min(100).max(120_000).default(10_000).describe("Connect and confirm timeout, in ms"),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(10_000)
+      .describe("Connect and confirm timeout, in ms"),
   })
   .refine((c) => c.mode !== "queue" || c.queue !== undefined, { message: "name the queue", path: ["queue"] })
   .refine((c) => c.mode !== "exchange" || c.exchange !== undefined, {
@@ -89,7 +101,9 @@ export const amqpPublishNode = defineNode({
     const exchange = config.mode === "queue" ? "" : config.exchange!;
     const routingKey = config.mode === "queue" ? config.queue! : (config.routingKey ?? "");
     const where =
-      config.mode === "queue" ? `queue "${config.queue}"` : `exchange "${exchange}" (routing key "${routingKey}")`;
+      config.mode === "queue"
+        ? `queue "${config.queue}"`
+        : `exchange "${exchange}" (routing key "${routingKey}")`;
     const fail = (why: string, cause?: unknown, retryable = true) =>
       new NodeError("http_failed", `AMQP publish to ${where} on ${amqpServer(target)} ${why}`, {
         nodeId: ctx.nodeId,
@@ -112,7 +126,10 @@ export const amqpPublishNode = defineNode({
           unroutable = true;
           void m;
         });
-        timer = setTimeout(() => reject(fail(`was not confirmed within ${config.timeoutMs} ms`)), config.timeoutMs);
+        timer = setTimeout(
+          () => reject(fail(`was not confirmed within ${config.timeoutMs} ms`)),
+          config.timeoutMs,
+        );
         onAbort = () => reject(new NodeError("cancelled", "publishing cancelled", { nodeId: ctx.nodeId }));
         ctx.signal.addEventListener("abort", onAbort, { once: true });
         p.channel.publish(

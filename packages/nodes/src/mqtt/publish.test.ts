@@ -17,7 +17,9 @@ const cred = (over: Record<string, string> = {}) => ({
   allowedHosts: "127.0.0.1",
   ...over,
 });
-const secrets = (data: Record<string, string>): SecretsReader => ({ get: async () => ({ type: "mqtt", data }) });
+const secrets = (data: Record<string, string>): SecretsReader => ({
+  get: async () => ({ type: "mqtt", data }),
+});
 // The host's outbound guard, letting loopback through as a test allow-list does.
 const guard = createHttpClient({ allowHosts: ["127.0.0.1"] });
 
@@ -88,9 +90,15 @@ describe("mqtt.publish against the machine's Mosquitto", () => {
   it("keeps a retained message when asked", async () => {
     const topic = `sy-test/${randomUUID()}/state`;
     await publish({ topic, message: "on", retain: true });
-    const late = await mqtt.connectAsync({ host: "127.0.0.1", port: SHARED, clientId: `sy-test-${randomUUID()}` });
+    const late = await mqtt.connectAsync({
+      host: "127.0.0.1",
+      port: SHARED,
+      clientId: `sy-test-${randomUUID()}`,
+    });
     const got = new Promise<{ payload: string; retain: boolean }>((resolve) =>
-      late.on("message", (_t, payload, packet) => resolve({ payload: payload.toString(), retain: packet.retain })),
+      late.on("message", (_t, payload, packet) =>
+        resolve({ payload: payload.toString(), retain: packet.retain }),
+      ),
     );
     await late.subscribeAsync(topic, { qos: 1 });
     expect(await got).toEqual({ payload: "on", retain: true });
@@ -117,7 +125,9 @@ describe("mqtt.publish errors", () => {
     });
     // The right password gets through on the same broker.
     const ok = cred({ port: String(secured.port), user: "sensor", password: "right-pass" });
-    await expect(publish({ topic: "a/b", message: 1 }, ok)).resolves.toMatchObject({ items: [{ json: { topic: "a/b" } }] });
+    await expect(publish({ topic: "a/b", message: 1 }, ok)).resolves.toMatchObject({
+      items: [{ json: { topic: "a/b" } }],
+    });
   });
 
   it("names the broker and the socket error when nothing listens", async () => {

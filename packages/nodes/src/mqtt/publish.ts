@@ -36,7 +36,13 @@ export const mqttPublishNode = defineNode({
       .default(1)
       .describe("0: at most once; 1: at least once (waits for PUBACK); 2: exactly once"),
     retain: z.boolean().default(false).describe("The broker keeps it as the topic's last message"),
-    timeoutMs: z.number().int().min(100).max(120_000).default(10_000).describe("Connect and acknowledge timeout, in ms"),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(10_000)
+      .describe("Connect and acknowledge timeout, in ms"),
   }),
   example: { credentialId: "cred-mqtt", topic: "sensors/kitchen", message: { temperature: 21.5 }, qos: 1 },
   async execute({ config, ctx }) {
@@ -97,6 +103,12 @@ export const mqttPublishNode = defineNode({
       clearTimeout(timer);
     }
     // QoS 0 has no acknowledgement: "sent" is all the broker tells.
-    return { items: [{ json: { topic: config.topic, qos: config.qos, retain: config.retain, acknowledged: config.qos > 0 } }] };
+    return {
+      items: [
+        {
+          json: { topic: config.topic, qos: config.qos, retain: config.retain, acknowledged: config.qos > 0 },
+        },
+      ],
+    };
   },
 });

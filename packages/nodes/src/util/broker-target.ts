@@ -48,7 +48,9 @@ export async function brokerTarget<S extends z.ZodType<{ host: string; port: str
     throw err;
   }
   // Hashed: the key may be listed (tests, health) and must not carry the password.
-  const digest = createHash("sha256").update(JSON.stringify([data, address.address])).digest("hex");
+  const digest = createHash("sha256")
+    .update(JSON.stringify([data, address.address]))
+    .digest("hex");
   const key = `${o.scheme}:${o.credentialId}:${digest.slice(0, 16)}`;
   return { settings, address, key };
 }

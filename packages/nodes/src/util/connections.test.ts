@@ -83,6 +83,8 @@ describe("shared connections", () => {
     await shared.acquire("b", o.spec);
     await shared.closeAll();
     expect(o.log.sort()).toEqual(["close conn 1", "close conn 2", "open 1", "open 2"]);
-    await expect(shared.acquire("c", o.spec)).rejects.toThrow("the host is shutting down: no new connections");
+    await expect(shared.acquire("c", o.spec)).rejects.toThrow(
+      "the host is shutting down: no new connections",
+    );
   });
 });

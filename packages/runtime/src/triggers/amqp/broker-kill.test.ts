@@ -43,7 +43,8 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
     await until("the consumer", async () => (await queueState(url, queue)).consumers === 1);
 
     const runCount = () =>
-      (sqliteOf(host).prepare(`SELECT COUNT(*) n FROM "Run" WHERE flowId = ?`).get(flowId) as { n: number }).n;
+      (sqliteOf(host).prepare(`SELECT COUNT(*) n FROM "Run" WHERE flowId = ?`).get(flowId) as { n: number })
+        .n;
     const healthSeen: string[] = [];
     let runsAtKill = -1;
     // Once a fifth of the stream has runs, the broker dies, and comes back on the same data.
@@ -64,7 +65,12 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
       health: host.services.triggers.health(flowId),
       queue: await queueState(url, queue).catch((e: Error) => e.message),
     });
-    await until("a run for every message", () => countIds(payloadsOf(host, flowId)).size === N, 150_000, state);
+    await until(
+      "a run for every message",
+      () => countIds(payloadsOf(host, flowId)).size === N,
+      150_000,
+      state,
+    );
     await until("listening again", () => host.services.triggers.health(flowId)?.status === "listening");
     await until("the queue to drain", async () => (await queueState(url, queue)).messages === 0);
 

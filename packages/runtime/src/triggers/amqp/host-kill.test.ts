@@ -6,7 +6,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { countIds, declareDurable, deleteQueue, publishStream, queueState } from "../../__tests__/amqp-stream";
+import {
+  countIds,
+  declareDurable,
+  deleteQueue,
+  publishStream,
+  queueState,
+} from "../../__tests__/amqp-stream";
 import { allowLoopback, brokerCredential, triggerFlow, until } from "../../__tests__/broker-host";
 import { parseConfig } from "../../config";
 import { createHost } from "../../host";
@@ -24,7 +30,13 @@ const URL_ = "amqp://guest:guest@127.0.0.1:5672";
 
 function spawnWorker(dir: string): { child: ChildProcess; exited: Promise<void> } {
   const child = spawn(process.execPath, [bin, "worker"], {
-    env: { ...process.env, SWITCHYARD_DATA_DIR: dir, PORT: "0", SWITCHYARD_SMTP_PORT: "0", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      SWITCHYARD_DATA_DIR: dir,
+      PORT: "0",
+      SWITCHYARD_SMTP_PORT: "0",
+      LOG_LEVEL: "silent",
+    },
     stdio: "ignore",
   });
   return { child, exited: new Promise<void>((r) => child.once("exit", () => r())) };
@@ -76,12 +88,20 @@ describe("trigger.amqp when the host is SIGKILLed mid-stream", () => {
         queue: await queueState(URL_, queue).catch((e: Error) => e.message),
       });
       await until("a run for every message", () => countIds(payloads()).size === N, 120_000, state);
-      await until("the queue to drain", async () => (await queueState(URL_, queue)).messages === 0, 60_000, state);
+      await until(
+        "the queue to drain",
+        async () => (await queueState(URL_, queue)).messages === 0,
+        60_000,
+        state,
+      );
       await until(
         "every run to finish",
         () =>
-          (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status IN ('queued', 'running')`).get() as { n: number })
-            .n === 0,
+          (
+            db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status IN ('queued', 'running')`).get() as {
+              n: number;
+            }
+          ).n === 0,
         120_000,
       );
 

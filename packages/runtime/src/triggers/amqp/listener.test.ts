@@ -54,7 +54,10 @@ describe("trigger.amqp against the machine's RabbitMQ", { timeout: 60_000 }, () 
     const queue = await declare(queueName());
     const flowId = await activate(host, triggerFlow("trigger.amqp", { credentialId, queue }));
     await until("the consumer", async () => (await consumers(queue)) === 1);
-    expect(host.services.triggers.health(flowId)).toMatchObject({ type: "trigger.amqp", status: "listening" });
+    expect(host.services.triggers.health(flowId)).toMatchObject({
+      type: "trigger.amqp",
+      status: "listening",
+    });
 
     ch.sendToQueue(queue, Buffer.from('{"orderId":42}'), {
       messageId: "order-42",

@@ -46,21 +46,40 @@ describe("trigger.mqtt against the machine's Mosquitto", { timeout: 60_000 }, ()
     await allowLoopback(t.host);
     const credentialId = await brokerCredential(t.host, "mqtt", { port: "1883" });
     const base = `sy-test/${randomUUID()}`;
-    const flowId = await activate(t.host, triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/+/temp` }));
+    const flowId = await activate(
+      t.host,
+      triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/+/temp` }),
+    );
     await listening(t.host, flowId);
-    expect(t.host.services.triggers.health(flowId)).toMatchObject({ type: "trigger.mqtt", status: "listening" });
+    expect(t.host.services.triggers.health(flowId)).toMatchObject({
+      type: "trigger.mqtt",
+      status: "listening",
+    });
 
     await pub.publishAsync(`${base}/kitchen/temp`, '{"c":21.5}', { qos: 1 });
     await pub.publishAsync(`${base}/kitchen/humidity`, "40", { qos: 1 }); // not matched by the filter
     await pub.publishAsync(`${base}/hall/temp`, "warm", { qos: 0 });
-    await until("two runs", () => payloadsOf(t!.host, flowId).length === 2, 20_000, () => ({
-      payloads: payloadsOf(t!.host, flowId),
-      health: t!.host.services.triggers.health(flowId),
-    }));
-    const payloads = payloadsOf(t.host, flowId).sort((a, b) => String(a.topic).localeCompare(String(b.topic)));
+    await until(
+      "two runs",
+      () => payloadsOf(t!.host, flowId).length === 2,
+      20_000,
+      () => ({
+        payloads: payloadsOf(t!.host, flowId),
+        health: t!.host.services.triggers.health(flowId),
+      }),
+    );
+    const payloads = payloadsOf(t.host, flowId).sort((a, b) =>
+      String(a.topic).localeCompare(String(b.topic)),
+    );
     expect(payloads).toEqual([
       { topic: `${base}/hall/temp`, message: "warm", qos: 0, retain: false, receivedAt: expect.any(String) },
-      { topic: `${base}/kitchen/temp`, message: { c: 21.5 }, qos: 1, retain: false, receivedAt: expect.any(String) },
+      {
+        topic: `${base}/kitchen/temp`,
+        message: { c: 21.5 },
+        qos: 1,
+        retain: false,
+        receivedAt: expect.any(String),
+      },
     ]);
     const { runs } = await t.host.runs.list({ flowId });
     expect(runs.every((r) => r.channel === "webhook")).toBe(true);
@@ -107,9 +126,15 @@ describe("trigger.mqtt against the machine's Mosquitto", { timeout: 60_000 }, ()
     await allowLoopback(t.host);
     const credentialId = await brokerCredential(t.host, "mqtt", { port: "1883" });
     const base = `sy-test/${randomUUID()}`;
-    const flowId = await activate(t.host, triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/old` }));
+    const flowId = await activate(
+      t.host,
+      triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/old` }),
+    );
     await listening(t.host, flowId);
-    await t.host.flows.saveVersion(flowId, triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/new/#` }));
+    await t.host.flows.saveVersion(
+      flowId,
+      triggerFlow("trigger.mqtt", { credentialId, topic: `${base}/new/#` }),
+    );
     await t.host.control.afterSave(flowId);
     await listening(t.host, flowId);
     await pub.publishAsync(`${base}/new/a/b`, "x", { qos: 1 });
@@ -167,7 +192,9 @@ describe("trigger.mqtt with a private Mosquitto", { timeout: 60_000 }, () => {
     await broker.kill();
     await until("error health", () => host.services.triggers.health(flowId)?.status === "error");
     expect(host.services.triggers.health(flowId)?.lastError).toMatch(
-      new RegExp(`^trigger\\.mqtt: (connection to 127\\.0\\.0\\.1:${broker.port} (closed|lost: .+)|MQTT broker 127\\.0\\.0\\.1:${broker.port} is unreachable: .+)$`),
+      new RegExp(
+        `^trigger\\.mqtt: (connection to 127\\.0\\.0\\.1:${broker.port} (closed|lost: .+)|MQTT broker 127\\.0\\.0\\.1:${broker.port} is unreachable: .+)$`,
+      ),
     );
     await broker.restart();
     await listening(host, flowId);
@@ -182,6 +209,10 @@ describe("trigger.mqtt with a private Mosquitto", { timeout: 60_000 }, () => {
     await sender.publishAsync("plant/line-1", '{"ok":true}', { qos: 1 });
     await sender.endAsync();
     await until("a run", () => payloadsOf(host, flowId).length === 1);
-    expect(payloadsOf(host, flowId)[0]).toMatchObject({ topic: "plant/line-1", message: { ok: true }, qos: 1 });
+    expect(payloadsOf(host, flowId)[0]).toMatchObject({
+      topic: "plant/line-1",
+      message: { ok: true },
+      qos: 1,
+    });
   });
 });
