@@ -79,6 +79,9 @@ export function connectMqtt(
     client.once("connect", () => {
       client.removeAllListeners("error");
       client.removeAllListeners("close");
+      // A socket error later is emitted as 'error', which would crash the process unheard; the
+      // connection's end shows as 'close', which its owner listens to.
+      client.on("error", () => {});
       resolve(client);
     });
     client.once("error", (err: Error & { code?: string | number }) =>

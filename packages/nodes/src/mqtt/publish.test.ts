@@ -164,4 +164,28 @@ describe("mqtt.publish errors", () => {
       'node "pub" field "topic": a topic to publish to cannot contain + or # (those are for filters)',
     );
   });
+
+  it("drops a shared connection whose broker died, reports the broker unreachable, and reconnects once it is back", async () => {
+    const broker = await startMosquitto();
+    await connections.closeAll();
+    connections = createSharedConnections();
+    try {
+      const data = cred({ port: String(broker.port) });
+      await publish({ topic: "a/b", message: 1 }, data);
+      expect(connections.keys()).toHaveLength(1);
+      await broker.kill();
+      // The dead connection leaves the registry by itself (its 'close'), so no run is handed it.
+      while (connections.keys().length > 0) await new Promise((r) => setTimeout(r, 20));
+      await expect(publish({ topic: "a/b", message: 2 }, data)).rejects.toMatchObject({
+        code: "http_failed",
+        message: `MQTT broker 127.0.0.1:${broker.port} is unreachable: connect ECONNREFUSED 127.0.0.1:${broker.port}`,
+      });
+      await broker.restart();
+      await expect(publish({ topic: "a/b", message: 3 }, data)).resolves.toMatchObject({
+        items: [{ json: { acknowledged: true } }],
+      });
+    } finally {
+      await broker.stop();
+    }
+  });
 });
