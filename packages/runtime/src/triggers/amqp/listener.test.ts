@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import amqp, { type Channel, type ChannelModel } from "amqplib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { allowLoopback, brokerCredential, payloadsOf, triggerFlow, until } from "../../__tests__/broker-host";
-import { startTestHost, waitForRun } from "../../__tests__/test-host";
+import { sqliteOf, startTestHost, waitForRun } from "../../__tests__/test-host";
 import type { Host } from "../../host";
 
 // The machine's shared RabbitMQ (guest/guest); every test declares its own queues.
@@ -123,6 +123,24 @@ describe("trigger.amqp against the machine's RabbitMQ", { timeout: 60_000 }, () 
     ch.sendToQueue(second, Buffer.from("after"), { messageId: "m-after" });
     await until("the message to wait in the queue", async () => (await waiting(second)) === 1);
     expect(payloadsOf(host, flowId)).toHaveLength(1);
+  });
+
+  it("gives a message whose run cannot be admitted back to the queue, and says why in its health", async () => {
+    const { host, credentialId } = await start();
+    const queue = await declare(queueName());
+    const flowId = await activate(host, triggerFlow("trigger.amqp", { credentialId, queue }));
+    await until("the consumer", async () => (await consumers(queue)) === 1);
+    // The flow's row disappears behind the host's back: the run has no flow to belong to.
+    sqliteOf(host).prepare(`DELETE FROM "Flow" WHERE id = ?`).run(flowId);
+    ch.sendToQueue(queue, Buffer.from("{}"), { messageId: "orphan-1", persistent: true });
+    await until("error health", () => host.services.triggers.health(flowId)?.status === "error");
+    expect(host.services.triggers.health(flowId)?.lastError).toMatch(
+      /^trigger\.amqp: message orphan-1 not admitted, returned to the queue: .*FOREIGN KEY/,
+    );
+    // Unbound, the consumer goes away and the message waits in the queue: nothing was acknowledged.
+    host.services.triggers.unbind(flowId);
+    await until("no consumer", async () => (await consumers(queue)) === 0);
+    await until("the message back in the queue", async () => (await waiting(queue)) === 1);
   });
 
   it("reports a missing queue in its health, and listens once the queue exists (reconnecting with backoff)", async () => {
