@@ -124,7 +124,8 @@ export async function startRabbit(): Promise<PrivateRabbit> {
   const start = async () => {
     // The package's wrapper in /usr/sbin switches to the rabbitmq user; the script beside it runs as us.
     child = spawn("/usr/lib/rabbitmq/bin/rabbitmq-server", [], { env, cwd: dir, stdio: "ignore" });
-    await waitForPort(port, "rabbitmq-server");
+    // Booting takes seconds on an idle machine, minutes on a loaded one; the wait decides nothing.
+    await waitForPort(port, "rabbitmq-server", 3000);
   };
   const beamPid = () => Number(readFileSync(pidFile, "utf8").trim());
   const killBeam = async () => {

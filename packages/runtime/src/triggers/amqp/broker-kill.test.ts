@@ -16,7 +16,7 @@ let t: Awaited<ReturnType<typeof startTestHost>>;
 beforeAll(async () => {
   rabbit = await startRabbit();
   t = await startTestHost();
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await t?.close();
   await rabbit?.stop();
@@ -68,7 +68,7 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
     await until(
       "a run for every message",
       () => countIds(payloadsOf(host, flowId)).size === N,
-      150_000,
+      300_000,
       state,
     );
     await until("listening again", () => host.services.triggers.health(flowId)?.status === "listening");
@@ -87,5 +87,5 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
     console.log(
       `broker kill: runs at kill ${runsAtKill}/${N}, batches republished ${published.republishedBatches}, runs of redelivered messages ${redelivered}`,
     );
-  }, 240_000);
+  }, 600_000);
 });

@@ -87,7 +87,7 @@ describe("trigger.amqp when the host is SIGKILLed mid-stream", () => {
         runs: payloads().length,
         queue: await queueState(URL_, queue).catch((e: Error) => e.message),
       });
-      await until("a run for every message", () => countIds(payloads()).size === N, 120_000, state);
+      await until("a run for every message", () => countIds(payloads()).size === N, 300_000, state);
       await until(
         "the queue to drain",
         async () => (await queueState(URL_, queue)).messages === 0,
@@ -125,5 +125,5 @@ describe("trigger.amqp when the host is SIGKILLed mid-stream", () => {
       rmSync(dir, { recursive: true, force: true });
       await deleteQueue(URL_, queue).catch(() => {});
     }
-  }, 300_000);
+  }, 600_000);
 });

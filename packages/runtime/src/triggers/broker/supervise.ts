@@ -13,10 +13,12 @@ export interface SupervisorOptions {
   what: string;
   minDelayMs?: number;
   maxDelayMs?: number;
+  /** A connection attempt that has not settled by then counts as failed (a broker that accepts TCP but never answers). */
+  attemptTimeoutMs?: number;
 }
 
 /** Reconnect delays: 0.5 s, 1 s, 2 s … up to 30 s, reset by a successful connection. */
-export const RECONNECT = { minDelayMs: 500, maxDelayMs: 30_000 };
+export const RECONNECT = { minDelayMs: 500, maxDelayMs: 30_000, attemptTimeoutMs: 30_000 };
 
 /**
  * Keeps one trigger's broker connection alive: connects, reports `listening`; after a failure or a lost
@@ -46,20 +48,35 @@ export function superviseConnection(o: SupervisorOptions) {
     if (stopped) return;
     let mine: Supervised | undefined;
     let lostEarly: string | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attemptMs = o.attemptTimeoutMs ?? RECONNECT.attemptTimeoutMs;
+    const connecting = o.connect((why) => {
+      if (!mine) {
+        lostEarly = why;
+        return;
+      }
+      if (current !== mine) return;
+      current = undefined;
+      void mine.close().catch(() => {});
+      retry(why);
+    });
     try {
-      mine = await o.connect((why) => {
-        if (!mine) {
-          lostEarly = why;
-          return;
-        }
-        if (current !== mine) return;
-        current = undefined;
-        void mine.close().catch(() => {});
-        retry(why);
-      });
+      mine = await Promise.race([
+        connecting,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no connection after ${attemptMs} ms; trying again`)),
+            attemptMs,
+          );
+        }),
+      ]);
     } catch (e) {
+      // A late connection of an attempt given up on is closed, never used.
+      connecting.then((late) => late.close().catch(() => {})).catch(() => {});
       retry(e instanceof Error ? e.message : String(e));
       return;
+    } finally {
+      clearTimeout(timer);
     }
     if (stopped) {
       await mine.close().catch(() => {});
