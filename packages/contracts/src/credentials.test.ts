@@ -150,4 +150,35 @@ describe("credential types", () => {
       }),
     ).toEqual([["allowedHosts", "the IMAP host imap.example.com is not among the allowed hosts"]]);
   });
+
+  it("binds MQTT and AMQP brokers to their allowed hosts, with the brokers' default ports", () => {
+    const issues = (type: keyof typeof credentialTypes, data: unknown) =>
+      credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues("mqtt", { host: "mqtt.example.com", allowedHosts: "broker.example.com" })).toEqual([
+      ["allowedHosts", "the MQTT host mqtt.example.com is not among the allowed hosts"],
+    ]);
+    expect(credentialTypes.mqtt.parse({ host: "mqtt.example.com", allowedHosts: "*.example.com" })).toEqual({
+      host: "mqtt.example.com",
+      port: "1883",
+      secure: "false",
+      user: "",
+      password: "",
+      clientIdPrefix: "switchyard",
+      allowedHosts: "*.example.com",
+    });
+    expect(
+      issues("mqtt", { host: "m.example.com", clientIdPrefix: "has space", allowedHosts: "m.example.com" }),
+    ).toEqual([["clientIdPrefix", "use up to 32 letters, digits, - or _"]]);
+    const amqp = {
+      host: "rabbit.example.com",
+      user: "app",
+      password: "pw",
+      allowedHosts: "rabbit.example.com",
+    };
+    expect(credentialTypes.amqp.parse(amqp)).toEqual({ ...amqp, port: "5672", secure: "false", vhost: "/" });
+    expect(issues("amqp", { ...amqp, host: "other.example.com", port: "0" })).toEqual([
+      ["port", "use a port from 1 to 65535"],
+      ["allowedHosts", "the AMQP host other.example.com is not among the allowed hosts"],
+    ]);
+  });
 });

@@ -114,6 +114,30 @@ export interface WebhookResponder {
 }
 
 /** Every capability a node may use. Tests pass plain fakes; absent ones are refused clearly. */
+/** One use of a shared connection: give it back with `release`, or `discard` it when it failed. */
+export interface ConnectionLease<T> {
+  connection: T;
+  release(): void;
+  /** Closes it now (a broken connection); the next `acquire` opens a new one. */
+  discard(): void;
+}
+
+/**
+ * Connections kept open between runs, one per key (a credential and its settings). After the last
+ * lease is released one stays open `idleMs`, then is closed; the host closes every one on shutdown.
+ */
+export interface SharedConnections {
+  acquire<T>(
+    key: string,
+    spec: {
+      /** Opens it; call `lost` when it dies by itself (the broker went away) so it is not handed out again. */
+      open(lost: () => void): Promise<T>;
+      close(connection: T): Promise<void> | void;
+      idleMs?: number;
+    },
+  ): Promise<ConnectionLease<T>>;
+}
+
 export interface NodeContext {
   nodeId: string;
   run: RunInfo;
@@ -128,6 +152,8 @@ export interface NodeContext {
   webhook?: WebhookResponder;
   /** Shared connections for database and broker nodes. */
   pools?: ConnectionPools;
+  /** Long-lived client connections (brokers) shared per credential across runs; the host closes them. */
+  connections?: SharedConnections;
   /** How deep this run is in a chain of `flow.call`s (0 for a run started by a trigger). */
   callDepth?: number;
 }

@@ -2,6 +2,7 @@ import { type CatalogueEntry, catalogueEntry } from "@switchyard/contracts/catal
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
+import { amqpPublishNode } from "./amqp/publish";
 import { codeNode } from "./code/code";
 import { setNode } from "./data/set";
 import { transformNode } from "./data/transform";
@@ -20,11 +21,14 @@ import { ifNode } from "./logic/if";
 import { natsPublishNode } from "./messaging/nats-publish";
 import { switchNode } from "./logic/switch";
 import { redisCommandNode } from "./redis/command";
+import { mqttPublishNode } from "./mqtt/publish";
+import { amqpTrigger } from "./triggers/amqp";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
 import { imapTrigger } from "./triggers/imap";
 import { manualTrigger } from "./triggers/manual";
+import { mqttTrigger } from "./triggers/mqtt";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
 
@@ -36,6 +40,8 @@ export const nodeTypes: readonly AnyNodeType[] = [
   cronTrigger,
   errorTrigger,
   imapTrigger,
+  mqttTrigger,
+  amqpTrigger,
   httpRequestNode,
   setNode,
   transformNode,
@@ -56,6 +62,8 @@ export const nodeTypes: readonly AnyNodeType[] = [
   redisCommandNode,
   natsPublishNode,
   placeholderNode,
+  mqttPublishNode,
+  amqpPublishNode,
 ] as AnyNodeType[];
 
 /** Builds a registry over some node types; type ids must be unique. */

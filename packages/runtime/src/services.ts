@@ -5,6 +5,7 @@ import { openMemory } from "@switchyard/memory";
 import {
   createConnectionPools,
   createHttpClient,
+  createSharedConnections,
   type GuardedHttpClient,
   nodeTypes,
   webhookTrigger,
@@ -76,6 +77,8 @@ export async function createServices(o: {
   // One pool per database/broker credential, shared by every run; closed after a minute unused and on stop.
   const pools = createConnectionPools();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+  // Broker connections of publishing nodes, shared per credential across runs; closed when idle or on stop.
+  const connections = createSharedConnections();
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
   const responses = createResponseHub();
@@ -139,6 +142,7 @@ export async function createServices(o: {
       log,
       storeAttachment: (content, meta) => attachments.store(content, meta),
     },
+    brokers: { secrets: vault.reader, guard: http, log },
   });
   const types = createTypeRegistry({
     nodeTypes: [...nodeTypes, ...(o.extensions?.nodeTypes ?? [])],
@@ -211,6 +215,7 @@ export async function createServices(o: {
     http,
     secrets: vault.reader,
     pools,
+    connections,
     agents: () => agents!.runner,
     agentTools: (ctx) => stepActionTools(ctx, o.settings),
     subflows: createSubflowCaller({
@@ -338,6 +343,10 @@ export async function createServices(o: {
     imap: shipped.imap,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
+    /** The MQTT and AMQP trigger listeners (tests look at their connections). */
+    brokers: { mqtt: shipped.mqtt, amqp: shipped.amqp },
+    /** Broker connections shared by publishing nodes. */
+    connections,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
     smtpPort: () => shipped.email.port(),
     attachments,
@@ -383,6 +392,7 @@ export async function createServices(o: {
       await worker.stop();
       await inline.drain();
       searchIndexing?.stop();
+      await connections.closeAll();
       await pgParts?.stop();
       await pools.closeAll();
       memory.close();

@@ -4,3 +4,5 @@ export * from "./imap";
 export * from "./manual";
 export * from "./webhook";
 export * from "./error";
+export * from "./mqtt";
+export * from "./amqp";

@@ -8,6 +8,7 @@ import type {
   NodeRegistry,
   RunChannel,
   SecretsReader,
+  SharedConnections,
   SubflowCaller,
 } from "@switchyard/engine";
 import {
@@ -37,6 +38,8 @@ export interface ExecutorDeps {
   secrets?: SecretsReader;
   /** Database and broker connections shared by every run (closed when idle and on shutdown). */
   pools?: ConnectionPools;
+  /** Broker connections shared per credential (mqtt.publish, amqp.publish). */
+  connections?: SharedConnections;
   agents?: (channel: RunChannel) => { run(req: HostAgentRunRequest): Promise<AgentRunResult> };
   /** The tools that act (http_request, send_email, start_flow, run_code), bound to one agent step. */
   agentTools?: (ctx: NodeContext) => readonly Tool[];
@@ -130,6 +133,7 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
           ...(d.pools ? { pools: d.pools } : {}),
+          ...(d.connections ? { connections: d.connections } : {}),
           ...(agents
             ? {
                 agents: {
