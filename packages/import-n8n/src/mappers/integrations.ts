@@ -155,8 +155,11 @@ export const rabbitmq: Mapper = (ctx) => {
     message: p.sendInputData !== false ? "=item" : ctx.value(p.message ?? "", "message"),
     persistent: true,
   };
-  if (mode === "queue") config.queue = ctx.value(p.queue ?? "", "queue");
-  else {
+  // n8n's node declares the queue it sends to (durable by default), so an imported flow does too.
+  if (mode === "queue") {
+    config.queue = ctx.value(p.queue ?? "", "queue");
+    config.declareQueue = true;
+  } else {
     config.exchange = ctx.value(p.exchange ?? "", "exchange");
     config.routingKey = ctx.value(p.routingKey ?? "", "routingKey");
     if (

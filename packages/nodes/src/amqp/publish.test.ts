@@ -111,6 +111,28 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
     expect(connections.keys()).toHaveLength(1);
   });
 
+  it("creates a missing queue (durable) when told to declare it, and names the queue when it exists with other settings", async () => {
+    const queue = `sy-test-declared-${randomUUID()}`;
+    try {
+      await publish({ queue, declareQueue: true, message: { n: 1 } });
+      expect(JSON.parse((await getOne(queue)).content.toString())).toEqual({ n: 1 });
+      expect((await ch.checkQueue(queue)).messageCount).toBe(0);
+    } finally {
+      await ch.deleteQueue(queue);
+    }
+    // tempQueue() is not durable: declaring it durable is refused by the broker, and the node says so.
+    const other = await tempQueue();
+    await expect(publish({ queue: other, declareQueue: true, message: 2 })).rejects.toMatchObject({
+      code: "http_failed",
+      nodeId: "pub",
+      retryable: false,
+      message: expect.stringContaining(
+        `AMQP publish to queue "${other}" on 127.0.0.1:5672 failed: the queue could not be declared (`,
+      ),
+    });
+    await expect(publish({ queue: other, message: 3 })).resolves.toBeDefined();
+  });
+
   it("gives the broker's message when the exchange does not exist, then opens a fresh channel", async () => {
     const exchange = `sy-test-nope-${randomUUID()}`;
     await expect(publish({ mode: "exchange", exchange, routingKey: "k", message: 1 })).rejects.toMatchObject({

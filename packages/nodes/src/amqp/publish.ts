@@ -47,6 +47,10 @@ const config = z
       .default("queue")
       .describe("Send straight to a queue, or through an exchange"),
     queue: z.string().min(1).max(255).optional().describe("Queue to send to (mode queue)"),
+    declareQueue: z
+      .boolean()
+      .default(false)
+      .describe("Mode queue: create the queue (durable) when it does not exist, as n8n's RabbitMQ node does"),
     exchange: z.string().min(1).max(255).optional().describe("Exchange to publish to (mode exchange)"),
     routingKey: z.string().max(255).optional().describe("Routing key (mode exchange; default empty)"),
     message: z.unknown().describe("Message: a string is sent as it is, anything else as JSON"),
@@ -116,6 +120,15 @@ export const amqpPublishNode = defineNode({
       idleMs: IDLE_MS,
     });
     const p = lease.connection;
+    if (config.mode === "queue" && config.declareQueue) {
+      try {
+        await p.channel.assertQueue(config.queue!, { durable: true });
+      } catch (err) {
+        // The broker closes the channel when the queue exists with other settings: not reused.
+        lease.discard();
+        throw fail(`failed: the queue could not be declared (${(err as Error).message})`, err, false);
+      }
+    }
     const messageId = config.messageId ?? randomUUID();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
