@@ -3,15 +3,23 @@
  * redis.command, mqtt.publish, amqp.publish), imported and run against the machine's real services.
  * Those node types and credential types are built in parallel on other branches: on the n8n-import
  * branch alone these tests fail with "unknown node type"; they pass once the branches are merged.
- * (trigger.imap's corpus file is mapped and validated in import-n8n's corpus test; its run needs the
- * IMAP trigger's Dovecot harness.)
+ * trigger.imap's file runs against a private Dovecot (the IMAP trigger's own harness).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { Redis } from "ioredis";
 import { type CorpusEntry, loadCorpus } from "@switchyard/import-n8n/corpus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillCorpus, importCorpusFlow, runAndCheck, type TestHost } from "./n8n-corpus-support";
-import { startTestHost } from "./test-host";
+import { mailbox, message } from "../triggers/imap/imap-test-kit";
+import { startDovecot } from "./dovecot";
+import {
+  fillCorpus,
+  firstRunOf,
+  importCorpusFlow,
+  runAndCheck,
+  stepOutputs,
+  type TestHost,
+} from "./n8n-corpus-support";
+import { startTestHost, waitForRun } from "./test-host";
 
 const corpus = new Map(loadCorpus().map((e) => [e.name, e]));
 const unique = `n8n_${process.pid}_${Date.now().toString(36)}`;
@@ -142,4 +150,41 @@ describe("the n8n corpus's integration files, run against the real services", ()
     expect(listing.split("\n").find((l) => l.startsWith(`${queue}\t`))).toBe(`${queue}\t1`);
     execFileSync("rabbitmqctl", ["delete_queue", queue, "--quiet"]);
   });
+
+  it("imap: an unread message in the mailbox starts a run whose Set node picks its subject and sender, and is marked read", async () => {
+    const dovecot = await startDovecot({ n8n: "n8n-pw" });
+    try {
+      const entry = corpus.get("email-trigger-imap")!;
+      const cred = await t.host.services.vault.create({
+        name: `Local Dovecot ${unique}`,
+        type: "imap",
+        data: {
+          host: "127.0.0.1",
+          port: String(dovecot.port),
+          secure: "false",
+          user: "n8n",
+          password: "n8n-pw",
+          allowedHosts: "127.0.0.1",
+        },
+      });
+      const text = fillCorpus(entry.text, { http: "", hook: "n8n/imap", unique: `${unique}_imap` });
+      const imported = await importCorpusFlow(t, entry, text, { credentials: { "Local Dovecot": cred.id } });
+      expect(imported.report.problems).toEqual([]);
+      const box = await mailbox(dovecot, "n8n", "n8n-pw");
+      await box.deliver(message({ subject: "Order 7", from: "grace@example.com" }));
+      await t.host.control.setActive(imported.id, true);
+      await t.host.services.imap.checked(imported.id);
+      const runId = await firstRunOf(t, imported.id);
+      expect((await waitForRun(t.host, runId)).status).toBe("succeeded");
+      const setNode = imported.flow.nodes.find((n) => n.type === "data.set")!;
+      expect(stepOutputs(t, runId).out[setNode.id]).toEqual({
+        main: [expect.objectContaining({ subject: "Order 7", from: "grace@example.com" })],
+      });
+      expect(await box.count()).toEqual({ all: 1, unread: 0 });
+      await t.host.control.setActive(imported.id, false);
+      await box.close();
+    } finally {
+      await dovecot.stop();
+    }
+  }, 30_000);
 });
