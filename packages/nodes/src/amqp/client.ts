@@ -61,7 +61,7 @@ export async function connectAmqp(
     const msg = brokerMessage(err);
     const refused = /ACCESS_REFUSED|NOT_ALLOWED|access to vhost/i.test(msg);
     throw new NodeError(
-      "http_failed",
+      "service_failed",
       refused
         ? `AMQP broker ${amqpServer(t)} refused the connection: ${msg}`
         : `AMQP broker ${amqpServer(t)} is unreachable: ${msg}`,

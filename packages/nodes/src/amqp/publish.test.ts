@@ -101,7 +101,7 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
   it("fails when no queue takes the message instead of dropping it silently, and the connection stays usable", async () => {
     const queue = `sy-test-missing-${randomUUID()}`;
     await expect(publish({ queue, message: 1 })).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       retryable: false,
       message: `AMQP publish to queue "${queue}" on 127.0.0.1:5672 was returned: no such queue`,
@@ -123,7 +123,7 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
     // tempQueue() is not durable: declaring it durable is refused by the broker, and the node says so.
     const other = await tempQueue();
     await expect(publish({ queue: other, declareQueue: true, message: 2 })).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       retryable: false,
       message: expect.stringContaining(
@@ -136,7 +136,7 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
   it("gives the broker's message when the exchange does not exist, then opens a fresh channel", async () => {
     const exchange = `sy-test-nope-${randomUUID()}`;
     await expect(publish({ mode: "exchange", exchange, routingKey: "k", message: 1 })).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       message: `AMQP publish to exchange "${exchange}" (routing key "k") on 127.0.0.1:5672 failed: NOT_FOUND - no exchange '${exchange}' in vhost '/'`,
     });
@@ -150,7 +150,7 @@ describe("amqp.publish against the machine's RabbitMQ", () => {
 describe("amqp.publish errors", () => {
   it("names the broker and gives its reason when the password is wrong", async () => {
     await expect(publish({ queue: "q", message: 1 }, cred({ password: "wrong" }))).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       retryable: false,
       message:
@@ -161,7 +161,7 @@ describe("amqp.publish errors", () => {
   it("names the broker and the socket error when nothing listens", async () => {
     const port = await freePort();
     await expect(publish({ queue: "q", message: 1 }, cred({ port: String(port) }))).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       message: `AMQP broker 127.0.0.1:${port} is unreachable: connect ECONNREFUSED 127.0.0.1:${port}`,
     });

@@ -109,7 +109,7 @@ export const amqpPublishNode = defineNode({
         ? `queue "${config.queue}"`
         : `exchange "${exchange}" (routing key "${routingKey}")`;
     const fail = (why: string, cause?: unknown, retryable = true) =>
-      new NodeError("http_failed", `AMQP publish to ${where} on ${amqpServer(target)} ${why}`, {
+      new NodeError("service_failed", `AMQP publish to ${where} on ${amqpServer(target)} ${why}`, {
         nodeId: ctx.nodeId,
         retryable,
         cause,

@@ -69,7 +69,7 @@ export function connectMqtt(
       client.removeAllListeners("connect");
       client.end(true);
       reject(
-        new NodeError("http_failed", `MQTT broker ${mqttServer(t)} ${why}`, {
+        new NodeError("service_failed", `MQTT broker ${mqttServer(t)} ${why}`, {
           ...(o.nodeId ? { nodeId: o.nodeId } : {}),
           retryable: !why.startsWith("refused"),
           cause,

@@ -118,7 +118,7 @@ describe("mqtt.publish errors", () => {
   it("names the broker and gives its reason when the password is wrong", async () => {
     const data = cred({ port: String(secured.port), user: "sensor", password: "wrong-pass" });
     await expect(publish({ topic: "a/b", message: 1 }, data)).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       retryable: false,
       message: `MQTT broker 127.0.0.1:${secured.port} refused the connection: Not authorized`,
@@ -133,7 +133,7 @@ describe("mqtt.publish errors", () => {
   it("names the broker and the socket error when nothing listens", async () => {
     const port = await freePort();
     await expect(publish({ topic: "a/b", message: 1 }, cred({ port: String(port) }))).rejects.toMatchObject({
-      code: "http_failed",
+      code: "service_failed",
       nodeId: "pub",
       message: `MQTT broker 127.0.0.1:${port} is unreachable: connect ECONNREFUSED 127.0.0.1:${port}`,
     });
@@ -177,7 +177,7 @@ describe("mqtt.publish errors", () => {
       // The dead connection leaves the registry by itself (its 'close'), so no run is handed it.
       while (connections.keys().length > 0) await new Promise((r) => setTimeout(r, 20));
       await expect(publish({ topic: "a/b", message: 2 }, data)).rejects.toMatchObject({
-        code: "http_failed",
+        code: "service_failed",
         message: `MQTT broker 127.0.0.1:${broker.port} is unreachable: connect ECONNREFUSED 127.0.0.1:${broker.port}`,
       });
       await broker.restart();

@@ -70,7 +70,7 @@ export const mqttPublishNode = defineNode({
     const client = lease.connection;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const fail = (why: string, cause?: unknown) =>
-      new NodeError("http_failed", `MQTT publish to "${config.topic}" on ${mqttServer(target)} ${why}`, {
+      new NodeError("service_failed", `MQTT publish to "${config.topic}" on ${mqttServer(target)} ${why}`, {
         nodeId: ctx.nodeId,
         cause,
       });
