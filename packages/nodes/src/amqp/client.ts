@@ -1,6 +1,6 @@
 import { amqpCredentialFields } from "@switchyard/contracts/credentials";
 import type { SecretsReader } from "@switchyard/engine";
-import amqp, { type ChannelModel } from "amqplib";
+import type { ChannelModel } from "amqplib";
 import { NodeError } from "../errors";
 import type { GuardedHttpClient } from "../http/client";
 import { isIpLiteral } from "../http/ssrf";
@@ -41,6 +41,8 @@ export async function connectAmqp(
 ): Promise<ChannelModel> {
   const { settings, address } = t;
   try {
+    // Loaded on first use, as the database drivers are: a host without AMQP never pays for the client.
+    const { default: amqp } = await import("amqplib");
     return await amqp.connect(
       {
         protocol: settings.secure === "true" ? "amqps" : "amqp",

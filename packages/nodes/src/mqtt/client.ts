@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mqttCredentialFields } from "@switchyard/contracts/credentials";
 import type { SecretsReader } from "@switchyard/engine";
-import mqtt, { type IPublishPacket, type MqttClient } from "mqtt";
+import type { IPublishPacket, MqttClient } from "mqtt";
 import { NodeError } from "../errors";
 import type { GuardedHttpClient } from "../http/client";
 import { isIpLiteral } from "../http/ssrf";
@@ -30,7 +30,7 @@ export const publisherClientId = (t: MqttTarget) =>
  * Connects once (no automatic reconnect: the caller decides, with its own backoff) and resolves when
  * the broker accepted the session. A refusal names the broker and carries its reason.
  */
-export function connectMqtt(
+export async function connectMqtt(
   t: MqttTarget,
   o: {
     clientId: string;
@@ -42,6 +42,8 @@ export function connectMqtt(
   },
 ): Promise<MqttClient> {
   const { settings, address } = t;
+  // Loaded on first use, as the database drivers are: a host without MQTT never pays for the client.
+  const { default: mqtt } = await import("mqtt");
   const client = mqtt.connect({
     host: address.address,
     port: Number(settings.port),
