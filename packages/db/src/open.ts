@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { INLINE_CHECKPOINT_PAGES, startCheckpointer } from "./checkpointer";
 import { PrismaClient } from "./generated/prisma/client";
 
 export interface DatabaseHandle {
@@ -32,8 +33,19 @@ export function openRawDatabase(file: string): Database.Database {
   return db;
 }
 
-export function openDatabase(file: string): DatabaseHandle {
+/**
+ * `backgroundCheckpoints`: the long-running host's option (one per data dir, under its lock). Checkpoints move
+ * to a thread of their own (checkpointer.ts); short-lived commands keep SQLite's inline ones.
+ */
+export function openDatabase(
+  file: string,
+  opts: { backgroundCheckpoints?: boolean; onCheckpointError?: (message: string) => void } = {},
+): DatabaseHandle {
   const sql = openRawDatabase(file);
+  const checkpointer = opts.backgroundCheckpoints
+    ? startCheckpointer(file, { onError: opts.onCheckpointError })
+    : undefined;
+  if (checkpointer) sql.pragma(`wal_autocheckpoint = ${INLINE_CHECKPOINT_PAGES}`);
   const prisma = new PrismaClient({
     adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 }),
   });
@@ -43,6 +55,7 @@ export function openDatabase(file: string): DatabaseHandle {
     sql,
     file,
     async close() {
+      await checkpointer?.stop();
       await prisma.$disconnect();
       sql.close();
     },

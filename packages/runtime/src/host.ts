@@ -78,7 +78,10 @@ export async function createHost(
   try {
     makePrivateFile(config.dbFile);
     makePrivateFile(config.memoryFile);
-    db = openDatabase(config.dbFile);
+    db = openDatabase(config.dbFile, {
+      backgroundCheckpoints: true,
+      onCheckpointError: (message) => log.error({ message }, "background WAL checkpoint failed"),
+    });
     const migrated = applyMigrations(db.sql, {
       backupTo: (name) => path.join(config.dataDir, `switchyard.db.before-${name}.bak`),
     });
