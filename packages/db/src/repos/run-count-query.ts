@@ -33,7 +33,7 @@ export function buildCountQueries(f: RunFilterSql): { sql: string; args: (string
   const scanRuns = (from?: number, to?: number) => {
     const w = runWhere(from, to);
     const where = w.sql ? `WHERE ${w.sql}` : "";
-    return { sql: `SELECT status, count(*) AS n FROM "Run" ${where} GROUP BY status`, args: w.args };
+    return { sql: `SELECT status, count(*) AS n FROM "RunSearchDoc" ${where} GROUP BY status`, args: w.args };
   };
   if (f.match !== undefined) {
     const w = join(docConditions(f));

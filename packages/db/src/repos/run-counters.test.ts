@@ -211,6 +211,41 @@ describe("search documents admitted between indexer batches", () => {
   });
 });
 
+describe("list documents admitted between indexer batches", () => {
+  const docs = () => db.sql.prepare(`SELECT runId, status, durationMs FROM "RunSearchDoc" ORDER BY id`).all();
+  const pending = () => db.sql.prepare(`SELECT count(*) FROM "RunDocPending"`).pluck().get();
+
+  it("wait as one pending row each, and every list and count sees them without waiting for the timer", async () => {
+    const ids = [1, 2, 3].map((i) => insertRun({ flowId: flowA, at: hour + i, status: "succeeded" }));
+    expect(pending()).toBe(3);
+    expect(docs()).toEqual([]);
+    expect((await repo.list({ flowId: flowA })).runs.map((r) => r.id)).toEqual([...ids].reverse());
+    expect(pending()).toBe(0);
+    expect(docs()).toHaveLength(3);
+    const id = insertRun({ flowId: flowA, at: hour + 10 * 60_000, status: "failed" });
+    const range = { from: new Date(hour + 5 * 60_000), to: new Date(hour + 20 * 60_000) };
+    expect((await repo.counts(range)).byStatus).toEqual({ failed: 1 });
+    expect((await repo.list({ status: "failed" })).runs.map((r) => r.id)).toEqual([id]);
+  });
+
+  it("take a status and duration that changed before the batch from the run", async () => {
+    const id = insertRun({ flowId: flowA, at: hour });
+    db.sql.prepare(`UPDATE "Run" SET status = 'succeeded', durationMs = 42 WHERE id = ?`).run(id);
+    repo.indexSearch();
+    expect(docs()).toEqual([{ runId: id, status: "succeeded", durationMs: 42 }]);
+    expect((await repo.list({ status: "queued" })).runs).toEqual([]);
+  });
+
+  it("leave nothing behind for a run deleted before its batch", async () => {
+    const gone = insertRun({ flowId: flowA, at: hour });
+    const kept = insertRun({ flowId: flowA, at: hour + 1 });
+    db.sql.prepare(`DELETE FROM "Run" WHERE id = ?`).run(gone);
+    expect(repo.indexSearch()).toBe(1);
+    expect(docs().map((d) => (d as { runId: string }).runId)).toEqual([kept]);
+    expect(pending()).toBe(0);
+  });
+});
+
 describe("upgrading a database that already holds runs", () => {
   it("fills the counts and the search index from the runs already stored", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "switchyard-upgrade-"));

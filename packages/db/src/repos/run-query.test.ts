@@ -23,10 +23,13 @@ function plan(q: { sql: string; args: (string | number)[] }): PlanRow[] {
   return db.sql.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.args) as PlanRow[];
 }
 const accessesOfRun = (rows: PlanRow[]) => rows.filter((r) => /^(SCAN|SEARCH) (Run|r)\b/.test(r.detail));
-/** Reads of Run that pick the page (the outer join back to Run by id, alias r, reads only the page). */
-const branchScans = (rows: PlanRow[]) => rows.filter((r) => /^(SCAN|SEARCH) Run\b/.test(r.detail));
+/**
+ * Reads of the runs' list documents that pick the page (the outer join back to Run by id, alias r, reads
+ * only the page; a search reads documents by rowid, alias d).
+ */
+const branchScans = (rows: PlanRow[]) => rows.filter((r) => /^(SCAN|SEARCH) RunSearchDoc\b/.test(r.detail));
 
-/** A full sort beside a scan of Run sorts every matching run; only sorts of a page-sized result are fine. */
+/** A full sort beside a scan of the documents sorts every matching run; only sorts of a page-sized result are fine. */
 function sortsEveryMatch(rows: PlanRow[]): boolean {
   const scanParents = new Set(branchScans(rows).map((r) => r.parent));
   return rows.some((r) => r.detail === "USE TEMP B-TREE FOR ORDER BY" && scanParents.has(r.parent));
@@ -44,7 +47,7 @@ const cursors: (CursorKey | null)[] = [null, { id: "0190-x", key: Date.parse("20
 
 function expectedIndex(f: RunFilterSql): string {
   const cols = [f.flowId && "flowId", f.statuses?.length && "status", f.channels?.length && "channel"];
-  return `Run_${[...cols.filter(Boolean), "createdAt"].join("_")}_idx`;
+  return `RunSearchDoc_${[...cols.filter(Boolean), "createdAt"].join("_")}_idx`;
 }
 
 describe("run list query plans", () => {
@@ -69,10 +72,10 @@ describe("run list query plans", () => {
 
   it("walks a duration index for the longest-first sort with one filter or none", () => {
     const cases: [RunFilterSql, string][] = [
-      [{}, "Run_durationMs_idx"],
-      [{ flowId: "flow-1" }, "Run_flowId_durationMs_idx"],
-      [{ statuses: ["failed"] }, "Run_status_durationMs_idx"],
-      [{ channels: ["email"] }, "Run_channel_durationMs_idx"],
+      [{}, "RunSearchDoc_durationMs_idx"],
+      [{ flowId: "flow-1" }, "RunSearchDoc_flowId_durationMs_idx"],
+      [{ statuses: ["failed"] }, "RunSearchDoc_status_durationMs_idx"],
+      [{ channels: ["email"] }, "RunSearchDoc_channel_durationMs_idx"],
     ];
     for (const [f, index] of cases) {
       const rows = plan(buildListQuery(f, "duration", { id: "x", key: 1200 }, 51));
@@ -85,7 +88,7 @@ describe("run list query plans", () => {
     const f = { flowId: "f", statuses: ["failed"], channels: ["email"] };
     const rows = plan(buildListQuery(f, "duration", null, 51));
     expect(branchScans(rows)[0]!.detail).toBe(
-      "SEARCH Run USING INDEX Run_flowId_status_channel_createdAt_idx (flowId=? AND status=? AND channel=?)",
+      "SEARCH RunSearchDoc USING INDEX RunSearchDoc_flowId_status_channel_createdAt_idx (flowId=? AND status=? AND channel=?)",
     );
   });
 
@@ -111,6 +114,7 @@ describe("run list query plans", () => {
             expect(d).toMatch(/^SCAN (RunSearch VIRTUAL TABLE|k\b|\(subquery-\d+\))/);
           // Run is read for the page only (alias r), never per match, not even for the status filter.
           expect(branchScans(rows)).toEqual([]);
+          expect(details.filter((d) => /^(SCAN|SEARCH) Run\b/.test(d))).toEqual([]);
           expect(details.filter((d) => /^SEARCH s\b/.test(d))).toEqual([]);
         }
   });
@@ -140,7 +144,7 @@ describe("status count query plans", () => {
     }
   });
 
-  it("take whole hours from RunCount and only the partial hours at the ends of a range from Run", () => {
+  it("take whole hours from RunCount and only the partial hours at the ends of a range from the list documents", () => {
     const fromMs = Date.parse("2026-05-01T10:20:00Z");
     const toMs = Date.parse("2026-05-03T08:45:00Z");
     const queries = buildCountQueries({ flowId: "flow-1", fromMs, toMs });
@@ -149,8 +153,12 @@ describe("status count query plans", () => {
       ["flow-1", "2026-05-01T10:20:00.000+00:00", "2026-05-01T11:00:00.000+00:00"],
       ["flow-1", "2026-05-03T08:00:00.000+00:00", "2026-05-03T08:45:00.000+00:00"],
     ]);
-    for (const q of queries.slice(1))
-      for (const r of accessesOfRun(plan(q))) expect(r.detail).toMatch(/^SEARCH Run USING (COVERING )?INDEX/);
+    for (const q of queries.slice(1)) {
+      const reads = branchScans(plan(q));
+      expect(reads).toHaveLength(1);
+      expect(reads[0]!.detail).toMatch(/^SEARCH RunSearchDoc USING (COVERING )?INDEX/);
+      expect(accessesOfRun(plan(q))).toEqual([]);
+    }
   });
 
   it("count search matches from the full-text index, up to the cap", () => {
@@ -163,12 +171,14 @@ describe("status count query plans", () => {
       expect(d).toMatch(/^SCAN (RunSearch VIRTUAL TABLE|\(subquery-\d+\))/);
   });
 
-  it("scan Run by index alone when the range lies within one hour", () => {
+  it("scan the list documents by index alone when the range lies within one hour", () => {
     const fromMs = Date.parse("2026-05-01T10:20:00Z");
     const queries = buildCountQueries({ fromMs, toMs: fromMs + 600_000 });
     expect(queries).toHaveLength(1);
-    expect(queries[0]!.sql).toContain(`FROM "Run"`);
-    expect(accessesOfRun(plan(queries[0]!))[0]!.detail).toMatch(/USING (COVERING )?INDEX Run_createdAt_idx/);
+    expect(queries[0]!.sql).toContain(`FROM "RunSearchDoc"`);
+    expect(branchScans(plan(queries[0]!))[0]!.detail).toMatch(
+      /USING (COVERING )?INDEX RunSearchDoc_createdAt_idx/,
+    );
   });
 });
 

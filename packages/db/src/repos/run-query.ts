@@ -36,22 +36,23 @@ const orderBy: Record<RunSort, string> = {
   duration: "durationMs DESC, id DESC",
 };
 
+/** Keyset condition on RunSearchDoc, where the run's id is `runId`. */
 function keyset(sort: RunSort, c: CursorKey): BuiltQuery {
   if (sort === "duration") {
-    if (c.key === null) return { sql: "durationMs IS NULL AND id < ?", args: [c.id] };
+    if (c.key === null) return { sql: "durationMs IS NULL AND runId < ?", args: [c.id] };
     return {
-      sql: "(durationMs < ? OR (durationMs = ? AND id < ?) OR durationMs IS NULL)",
+      sql: "(durationMs < ? OR (durationMs = ? AND runId < ?) OR durationMs IS NULL)",
       args: [c.key, c.key, c.id],
     };
   }
   const at = sqlDate(c.key ?? 0);
   // The leading range lets the index seek straight to the cursor instead of filtering up to it.
   return sort === "newest"
-    ? { sql: "createdAt <= ? AND (createdAt < ? OR id < ?)", args: [at, at, c.id] }
-    : { sql: "createdAt >= ? AND (createdAt > ? OR id > ?)", args: [at, at, c.id] };
+    ? { sql: "createdAt <= ? AND (createdAt < ? OR runId < ?)", args: [at, at, c.id] }
+    : { sql: "createdAt >= ? AND (createdAt > ? OR runId > ?)", args: [at, at, c.id] };
 }
 
-/** Conditions on Run shared by the list and the counts: flow, channel, time range (not status, not search). */
+/** Conditions on RunSearchDoc shared by the list and the counts: flow, channel, time range (not status, not search). */
 export function baseConditions(f: RunFilterSql, channel?: string): BuiltQuery[] {
   const out: BuiltQuery[] = [];
   if (f.flowId !== undefined) out.push({ sql: "flowId = ?", args: [f.flowId] });
@@ -88,10 +89,10 @@ export function indexFor(
     // One filter: walk its duration index. Several: their combined index finds the (smaller) intersection,
     // which is then sorted; walking one filter's duration index would read all of its runs when the
     // intersection is rare.
-    if (filters.length === 0) return "Run_durationMs_idx";
-    if (filters.length === 1) return `Run_${filters[0]}_durationMs_idx`;
+    if (filters.length === 0) return "RunSearchDoc_durationMs_idx";
+    if (filters.length === 1) return `RunSearchDoc_${filters[0]}_durationMs_idx`;
   }
-  return `Run_${[...filters, "createdAt"].join("_")}_idx`;
+  return `RunSearchDoc_${[...filters, "createdAt"].join("_")}_idx`;
 }
 
 /**
@@ -118,9 +119,10 @@ export function buildListQuery(
       if (status !== undefined) conds.unshift({ sql: "status = ?", args: [status] });
       if (cursor) conds.push(keyset(sort, cursor));
       const where = conds.length ? `WHERE ${join(conds).sql}` : "";
-      const from = `"Run" INDEXED BY "${indexFor(f.flowId, status, channel, sort)}"`;
+      // The run list's indexes are on its documents (RunSearchDoc), which the caller brought up to date.
+      const from = `"RunSearchDoc" INDEXED BY "${indexFor(f.flowId, status, channel, sort)}"`;
       branches.push({
-        sql: `SELECT id, createdAt, durationMs FROM ${from} ${where} ORDER BY ${orderBy[sort]} LIMIT ?`,
+        sql: `SELECT runId AS id, createdAt, durationMs FROM ${from} ${where} ORDER BY ${orderBy[sort].replace(/\bid\b/, "runId")} LIMIT ?`,
         args: [...join(conds).args, take],
       });
     }

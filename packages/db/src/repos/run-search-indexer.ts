@@ -4,7 +4,8 @@ import type Database from "better-sqlite3";
 const BATCH = 5000;
 
 /**
- * Adds waiting search documents (RunSearchDoc rows past RunSearchMark.indexedThrough) to the FTS5 index,
+ * Turns the runs admission left in RunDocPending into RunSearchDoc rows (the run list's indexed copy of each
+ * run), then adds waiting search documents (RunSearchDoc rows past RunSearchMark.indexedThrough) to the FTS5 index,
  * oldest first, in batches. Admission leaves them waiting because FTS5 writes and merges a segment per
  * transaction, which cost more per group-committed run than every other row of the run together; one
  * INSERT … SELECT over many runs pays that once. The text is composed here as the triggers compose it
@@ -12,6 +13,24 @@ const BATCH = 5000;
  * was indexed is found by its errors too.
  */
 export function createRunSearchIndexer(sql: Database.Database) {
+  const pendingThrough = sql.prepare(`SELECT max("id") FROM (SELECT "id" FROM "RunDocPending" ORDER BY "id" LIMIT ?)`).pluck();
+  // Current values, not the admitted ones: a status or duration that changed before its document existed
+  // is taken from the run. A run deleted meanwhile has no row to join and is dropped with its entry.
+  const addDocs = sql.prepare(
+    `INSERT INTO "RunSearchDoc" ("runId", "createdAt", "flowId", "channel", "status", "durationMs")
+     SELECT r."id", r."createdAt", r."flowId", r."channel", r."status", r."durationMs"
+     FROM "RunDocPending" p JOIN "Run" r ON r."id" = p."runId"
+     WHERE p."id" <= ? ORDER BY p."id"
+     ON CONFLICT ("runId") DO NOTHING`,
+  );
+  const dropPending = sql.prepare(`DELETE FROM "RunDocPending" WHERE "id" <= ?`);
+  const docStep = sql.transaction((): number => {
+    const through = pendingThrough.get(BATCH) as number | null;
+    if (through === null) return 0;
+    const n = addDocs.run(through).changes;
+    dropPending.run(through);
+    return Math.max(n, 1);
+  });
   const mark = sql.prepare(`SELECT "indexedThrough" FROM "RunSearchMark" WHERE "id" = 1`).pluck();
   const newest = sql.prepare(`SELECT max("id") FROM "RunSearchDoc"`).pluck();
   const add = sql.prepare(
@@ -35,8 +54,13 @@ export function createRunSearchIndexer(sql: Database.Database) {
     /** Indexes every waiting document; returns how many ids it advanced over. Cheap when none wait. */
     catchUp(): number {
       let n = 0;
+      while (docStep() > 0);
       for (let k = step(); k > 0; k = step()) n += k;
       return n;
+    },
+    /** Makes every admitted run's list document, without the full-text index (lists and counts need no more). */
+    catchUpDocs(): void {
+      while (docStep() > 0);
     },
     /** Documents admitted and not yet in the full-text index. */
     waiting(): number {

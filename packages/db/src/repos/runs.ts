@@ -147,8 +147,8 @@ export function createRunRepo(
     return st;
   };
   const createdAtOf = sql === "postgres" ? undefined : prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
-  // Admission leaves search documents for the indexer; a search first adds the waiting ones, so it sees
-  // every run admitted before it, as when the triggers indexed them.
+  // Admission leaves list and search documents for the indexer; a list, count or search first adds the
+  // waiting ones, so it sees every run admitted before it, as when the triggers wrote them.
   const searchIndex = sql === "postgres" ? undefined : createRunSearchIndexer(sql);
 
   /** Cursor back to a key; a plain run id (what earlier versions returned) is looked up. */
@@ -197,6 +197,7 @@ export function createRunRepo(
       const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
       const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
       if (filter.match !== undefined) searchIndex?.catchUp();
+      else searchIndex?.catchUpDocs();
       const built = buildListQuery(filter, sort, cursor, limit + 1, searchScan);
       const rows = prepared(built.sql).all(...built.args) as ListRow[];
       const page = rows
@@ -229,6 +230,7 @@ export function createRunRepo(
       if (sql === "postgres") return countRunsPostgres(prisma, q);
       const filter = toSqlFilter(q);
       if (filter.match !== undefined) searchIndex?.catchUp();
+      else if (filter.fromMs !== undefined || filter.toMs !== undefined) searchIndex?.catchUpDocs();
       const byStatus: Record<string, number> = {};
       let total = 0;
       for (const part of buildCountQueries(filter))
