@@ -13,7 +13,9 @@ const BATCH = 5000;
  * was indexed is found by its errors too.
  */
 export function createRunSearchIndexer(sql: Database.Database) {
-  const pendingThrough = sql.prepare(`SELECT max("id") FROM (SELECT "id" FROM "RunDocPending" ORDER BY "id" LIMIT ?)`).pluck();
+  const pendingThrough = sql
+    .prepare(`SELECT max("id") FROM (SELECT "id" FROM "RunDocPending" ORDER BY "id" LIMIT ?)`)
+    .pluck();
   // Current values, not the admitted ones: a status or duration that changed before its document existed
   // is taken from the run. A run deleted meanwhile has no row to join and is dropped with its entry.
   const addDocs = sql.prepare(
@@ -24,12 +26,12 @@ export function createRunSearchIndexer(sql: Database.Database) {
      ON CONFLICT ("runId") DO NOTHING`,
   );
   const dropPending = sql.prepare(`DELETE FROM "RunDocPending" WHERE "id" <= ?`);
-  const docStep = sql.transaction((): number => {
-    const through = pendingThrough.get(BATCH) as number | null;
+  /** Returns how many pending runs it consumed (deleted runs included). */
+  const docStep = sql.transaction((limit: number): number => {
+    const through = pendingThrough.get(limit) as number | null;
     if (through === null) return 0;
-    const n = addDocs.run(through).changes;
-    dropPending.run(through);
-    return Math.max(n, 1);
+    addDocs.run(through);
+    return dropPending.run(through).changes;
   });
   const mark = sql.prepare(`SELECT "indexedThrough" FROM "RunSearchMark" WHERE "id" = 1`).pluck();
   const newest = sql.prepare(`SELECT max("id") FROM "RunSearchDoc"`).pluck();
@@ -42,9 +44,9 @@ export function createRunSearchIndexer(sql: Database.Database) {
      WHERE d."id" > ? AND d."id" <= ? ORDER BY d."id"`,
   );
   const advance = sql.prepare(`UPDATE "RunSearchMark" SET "indexedThrough" = ? WHERE "id" = 1`);
-  const step = sql.transaction((): number => {
+  const step = sql.transaction((limit: number): number => {
     const from = mark.get() as number;
-    const to = Math.min((newest.get() as number | null) ?? 0, from + BATCH);
+    const to = Math.min((newest.get() as number | null) ?? 0, from + limit);
     if (to <= from) return 0;
     add.run(from, to);
     advance.run(to);
@@ -54,13 +56,22 @@ export function createRunSearchIndexer(sql: Database.Database) {
     /** Indexes every waiting document; returns how many ids it advanced over. Cheap when none wait. */
     catchUp(): number {
       let n = 0;
-      while (docStep() > 0);
-      for (let k = step(); k > 0; k = step()) n += k;
+      while (docStep(BATCH) > 0);
+      for (let k = step(BATCH); k > 0; k = step(BATCH)) n += k;
       return n;
     },
     /** Makes every admitted run's list document, without the full-text index (lists and counts need no more). */
     catchUpDocs(): void {
-      while (docStep() > 0);
+      while (docStep(BATCH) > 0);
+    },
+    /**
+     * At most `limit` list documents and `limit` search documents, in one short transaction each; true
+     * while more may wait. For a timer that must not hold the event loop for a whole backlog.
+     */
+    catchUpSome(limit: number): boolean {
+      const docs = docStep(limit);
+      const texts = step(limit);
+      return docs === limit || texts === limit;
     },
     /** Documents admitted and not yet in the full-text index. */
     waiting(): number {
