@@ -21,9 +21,12 @@ export function createSearchIndexing(sql: Database.Database, log: Logger, everyM
   let timer: NodeJS.Timeout | undefined;
   let slicing = false;
   const slice = () => {
-    if (timer === undefined) return void (slicing = false); // stopped: stop() caught up
     try {
-      if (indexer.catchUpSome(SEARCH_INDEX_SLICE)) return void setImmediate(slice);
+      // Once stopped, stop() has caught up and the connection may be closed.
+      if (timer !== undefined && indexer.catchUpSome(SEARCH_INDEX_SLICE)) {
+        setImmediate(slice);
+        return;
+      }
     } catch (err) {
       // The documents stay waiting; the next tick or list tries again.
       log.error({ err }, "adding runs to the run list and search index failed");
