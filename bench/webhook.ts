@@ -4,13 +4,15 @@
  * rows before answering: what durability alone costs) and, with --node-red, Node-RED — all in one run,
  * interleaved round by round.
  *
- *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--stored N] [--cases W2,W1]
+ *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--stored N[,N…]] [--cases W2,W1]
  *                            [--seconds 15] [--rounds 3] [--warmup 5] [--no-worker]
  *   npx tsx bench/webhook.ts --queue [--seconds 10] [--rounds 1]   (scale-out: see bench/webhook-queue.ts)
  *
  * --baseline REF also runs `switchyard start` as of git REF (e.g. the commit before a change), on a data dir
  * its own code created. --stored N writes N finished W2 runs (with steps) into every Switchyard data dir
- * first: the hot path of a long-lived install. Retention is off, so every run made is kept and checked.
+ * first: the hot path of a long-lived install. Several figures (--stored 0,1000000) start one `switchyard
+ * start` per figure, interleaved like every other target (the worker and the baseline get the first).
+ * Retention is off, so every run made is kept and checked.
  *
  * W2: webhook (sync) → data.set {ok: true, n: n + 1} → webhook.respond.  W1: webhook → respond.
  * Every 2xx a Switchyard target answered must have a persisted, succeeded run with its steps (checked at the
@@ -56,7 +58,10 @@ if (values.queue) {
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
-const STORED = Number(values.stored);
+// One `switchyard start` target per figure: `--stored 0,300000,1000000` measures the slope in one run.
+const STORED = values.stored.split(",").map(Number);
+const startName = (n: number) =>
+  STORED.length === 1 ? "Switchyard" : `Switchyard, ${n.toLocaleString()} stored`;
 const CASES = values.cases.split(",");
 
 interface Sample {
@@ -110,20 +115,23 @@ const dirs = {
   worker: path.join(work, "worker"),
   floor: path.join(work, "floor"),
 };
-const ids = seed(root, dirs.start, STORED);
-if (!values["no-worker"]) cpSync(dirs.start, dirs.worker, { recursive: true });
+const startDir = (n: number) => (STORED.length === 1 ? dirs.start : `${dirs.start}-${n}`);
+const ids = seed(root, startDir(STORED[0]!), STORED[0]!);
+for (const n of STORED.slice(1)) seed(root, startDir(n), n);
+if (!values["no-worker"]) cpSync(startDir(STORED[0]!), dirs.worker, { recursive: true });
 // The floor writes into a copy of Switchyard's schema (same indexes, foreign keys and triggers), flow included.
 seed(root, dirs.floor, 0);
 
 const baseline = values.baseline ? baselineCheckout(values.baseline) : undefined;
 const baselineDir = path.join(work, "baseline");
-if (baseline) seed(baseline.dir, baselineDir, STORED);
+if (baseline) seed(baseline.dir, baselineDir, STORED[0]!);
 
 interface Entry {
   t: Target;
   paths: Record<string, string>;
-  /** Switchyard targets: the data dir whose runs are checked at the end. */
+  /** Switchyard targets: the data dir whose runs are checked at the end, and how many it held before. */
   dataDir?: string;
+  stored?: number;
   ok: number;
 }
 const hooks = { W2: "/hooks/w2", W1: "/hooks/w1" };
@@ -134,12 +142,20 @@ targets.push({
   paths: { W2: "/", W1: "/" },
   ok: 0,
 });
-targets.push({ t: await startSwitchyard(dirs.start), paths: hooks, dataDir: dirs.start, ok: 0 });
+for (const n of STORED)
+  targets.push({
+    t: await startSwitchyard(startDir(n), { name: startName(n) }),
+    paths: hooks,
+    dataDir: startDir(n),
+    stored: n,
+    ok: 0,
+  });
 if (!values["no-worker"])
   targets.push({
     t: await startSwitchyard(dirs.worker, { role: "worker" }),
     paths: hooks,
     dataDir: dirs.worker,
+    stored: STORED[0],
     ok: 0,
   });
 if (baseline)
@@ -147,6 +163,7 @@ if (baseline)
     t: await startSwitchyard(baselineDir, { checkout: baseline.dir, name: `Switchyard @${baseline.sha}` }),
     paths: hooks,
     dataDir: baselineDir,
+    stored: STORED[0],
     ok: 0,
   });
 if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" }, ok: 0 });
@@ -162,7 +179,7 @@ console.log(
   `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`,
 );
 console.log(
-  `autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved; ${STORED.toLocaleString()} runs stored before the first request; flow ids ${JSON.stringify(ids)}\n`,
+  `autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved; ${STORED.map((n) => n.toLocaleString()).join(" / ")} runs stored before the first request; flow ids ${JSON.stringify(ids)}\n`,
 );
 
 const results = new Map<string, Sample[]>();
@@ -217,7 +234,7 @@ let persisted = true;
 for (const e of targets.filter((x) => x.dataDir)) {
   const db = openRawDatabase(path.join(e.dataDir!, "switchyard.db"));
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-  const runs = count(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`) - STORED;
+  const runs = count(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`) - e.stored!;
   const unfinished = count(
     `SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`,
   );
@@ -232,17 +249,20 @@ for (const e of targets.filter((x) => x.dataDir)) {
   );
 }
 
-// Issue #25's targets, W2 (medians of rounds; peak RSS of the process tree over every sample).
+// Issue #25's targets, W2, for each `switchyard start` target (medians of rounds; peak RSS of the process tree
+// over every sample).
 const k20 = "W2 c=20";
-const w2 = results.get(`${k20}|Switchyard`) ?? [];
-if (w2.length) {
-  const sy = rps(k20, "Switchyard");
+for (const n of STORED) {
+  const name = startName(n);
+  const w2 = results.get(`${k20}|${name}`) ?? [];
+  if (!w2.length) continue;
+  const sy = rps(k20, name);
   const vsNodeRed = nodeRed ? sy / rps(k20, nodeRed) : undefined;
-  const vsNodeRed1 = nodeRed ? rps("W2 c=1", "Switchyard") / rps("W2 c=1", nodeRed) : undefined;
+  const vsNodeRed1 = nodeRed ? rps("W2 c=1", name) / rps("W2 c=1", nodeRed) : undefined;
   const vsFloor = sy / rps(k20, "durable floor");
   const p99 = median(w2.map((s) => s.p99));
   const peak = Math.max(
-    ...[...results].filter(([k]) => k.endsWith("|Switchyard")).flatMap(([, s]) => s.map((x) => x.rss)),
+    ...[...results].filter(([k]) => k.endsWith(`|${name}`)).flatMap(([, s]) => s.map((x) => x.rss)),
   );
   const verdicts: [string, boolean | undefined, string][] = [
     [
@@ -260,7 +280,7 @@ if (w2.length) {
     ],
     ["every acknowledged request persisted with its steps", persisted, persisted ? "yes" : "no"],
   ];
-  console.log(`\n#25 targets, \`switchyard start\` (npm start), ${STORED.toLocaleString()} runs stored:`);
+  console.log(`\n#25 targets, \`switchyard start\` (npm start), ${n.toLocaleString()} runs stored:`);
   for (const [what, ok, value] of verdicts)
     console.log(
       `  ${nodeRed === undefined && what.includes("Node-RED") ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`,
