@@ -178,6 +178,14 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
   return {
     async evaluate(source, rawScope) {
       const { expr, fast } = compiled(source);
+      // The fast path reads only own enumerable data properties, so on the raw scope a number, string,
+      // boolean or null it finds is what it would find in the plain scope; any other result (an object
+      // could be a class instance or hold a getter) goes the checked way. This skips copying and
+      // checking a whole payload for `{{ item.body.n + 1 }}`, a webhook's most common expression.
+      if (fast) {
+        const value = fast(rawScope);
+        if (value !== FALLBACK && (value === null || typeof value !== "object")) return value;
+      }
       const scope = plainScope(rawScope);
       if (fast) {
         const value = fast(scope);

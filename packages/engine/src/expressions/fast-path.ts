@@ -8,6 +8,8 @@
  * JSONata, so errors and array mapping are exactly JSONata's. A test compares both on random inputs.
  */
 
+import { MAX_JSON_DEPTH } from "../json/depth";
+
 export const FALLBACK: unique symbol = Symbol("fallback to JSONata");
 export type FastExpression = (input: unknown) => unknown;
 
@@ -56,12 +58,18 @@ export function compileFast(tree: unknown): FastExpression | undefined {
           return undefined;
         keys.push(step.value);
       }
+      // Deeper than plain data may nest, the plain scope has nothing there: JSONata says so.
+      if (keys.length > MAX_JSON_DEPTH) return undefined;
       return (input) => {
         let v = input;
         for (const key of keys) {
           if (Array.isArray(v)) return FALLBACK;
-          if (v === null || typeof v !== "object" || !Object.hasOwn(v, key)) return undefined;
-          v = (v as Record<string, unknown>)[key];
+          if (v === null || typeof v !== "object") return undefined;
+          // Only what plainScope keeps: an own, enumerable data property. A getter is never called, so
+          // the path may walk a scope that plainScope has not checked (see evaluator.ts).
+          const d = Object.getOwnPropertyDescriptor(v, key);
+          if (d === undefined || !d.enumerable || !("value" in d)) return undefined;
+          v = d.value;
         }
         return Array.isArray(v) || typeof v === "function" ? FALLBACK : v;
       };

@@ -120,6 +120,31 @@ describe("the expression sandbox", () => {
     expect(calls).toBe(0);
   });
 
+  it("reads simple paths on the unchecked scope only through own enumerable data properties", async () => {
+    class Reading {
+      n = 4;
+    }
+    const body: Record<string, unknown> = { n: 41, reading: new Reading(), when: new Date(0) };
+    Object.defineProperty(body, "secret", {
+      enumerable: true,
+      get: () => {
+        calls++;
+        return 7;
+      },
+    });
+    Object.defineProperty(body, "hidden", { enumerable: false, value: 9 });
+    const scope = { trigger: { body } };
+    expect(await ev.evaluate("trigger.body.n + 1", scope)).toBe(42);
+    expect(await ev.evaluate("trigger.body.secret", scope)).toBeUndefined();
+    expect(await ev.evaluate("trigger.body.secret + 1", scope)).toBeUndefined();
+    expect(await ev.evaluate("trigger.body.hidden", scope)).toBeUndefined();
+    // What plainScope makes of them: the instance's own fields, the date's ISO text.
+    expect(await ev.evaluate("trigger.body.reading.n * 2", scope)).toBe(8);
+    expect(await ev.evaluate("trigger.body.reading", scope)).toEqual({ n: 4 });
+    expect(await ev.evaluate("trigger.body.when", scope)).toBe("1970-01-01T00:00:00.000Z");
+    expect(calls).toBe(0);
+  });
+
   it("keeps prototype-named keys that data really owns as ordinary data", async () => {
     const payload = JSON.parse(
       '{"__proto__": {"x": 1}, "constructor": "c", "prototype": 2, "__lookupGetter__": "g"}',
