@@ -29,7 +29,7 @@ import {
   ExpressionLimitError,
   newBudget,
 } from "./limits";
-import { isFunctionValue, plainScope } from "./plain-data";
+import { isFunctionValue, plainScope, plainValue } from "./plain-data";
 import { checkRange, markRanges, rangeOperands } from "./ranges";
 import { type RegexEngineFactory, regexEngineFor, regexProblem } from "./regex";
 import { lineColumn } from "./template";
@@ -178,19 +178,16 @@ export function createExpressionEvaluator(opts: ExpressionEvaluatorOptions = {})
   return {
     async evaluate(source, rawScope) {
       const { expr, fast } = compiled(source);
-      // The fast path reads only own enumerable data properties, so on the raw scope a number, string,
-      // boolean or null it finds is what it would find in the plain scope; any other result (an object
-      // could be a class instance or hold a getter) goes the checked way. This skips copying and
-      // checking a whole payload for `{{ item.body.n + 1 }}`, a webhook's most common expression.
+      // The fast path reads only own enumerable data properties, so on the raw scope it reaches what it
+      // would reach in the plain scope; a primitive is the answer as it is, an object (it could be a class
+      // instance or hold a getter) is made plain on its own. Neither copies nor checks the rest of the
+      // scope, a whole webhook payload for `{{ item.body.n + 1 }}` or `{{ item }}`.
       if (fast) {
         const value = fast(rawScope);
-        if (value !== FALLBACK && (value === null || typeof value !== "object")) return value;
+        if (value !== FALLBACK)
+          return value === null || typeof value !== "object" ? value : toPlain(plainValue(value));
       }
       const scope = plainScope(rawScope);
-      if (fast) {
-        const value = fast(scope);
-        if (value !== FALLBACK) return toPlain(value);
-      }
       let result: unknown;
       try {
         handoff = regexEngineFor(newBudget(limits));

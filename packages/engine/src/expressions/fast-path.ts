@@ -60,11 +60,17 @@ export function compileFast(tree: unknown): FastExpression | undefined {
       }
       // Deeper than plain data may nest, the plain scope has nothing there: JSONata says so.
       if (keys.length > MAX_JSON_DEPTH) return undefined;
+      // Containers walked so far (the walk is synchronous, so one array per expression will do).
+      const walked: object[] = [];
       return (input) => {
         let v = input;
-        for (const key of keys) {
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
           if (Array.isArray(v)) return FALLBACK;
           if (v === null || typeof v !== "object") return undefined;
+          // A cycle: plainScope cuts it where it closes, so let the checked way answer.
+          for (let j = 0; j < i; j++) if (walked[j] === v) return FALLBACK;
+          walked[i] = v;
           // Only what plainScope keeps: an own, enumerable data property. A getter is never called, so
           // the path may walk a scope that plainScope has not checked (see evaluator.ts).
           const d = Object.getOwnPropertyDescriptor(v, key);

@@ -45,6 +45,16 @@ export function plainScope(scope: Record<string, unknown>): Record<string, unkno
   return out ?? scope;
 }
 
+/**
+ * One value of a scope made plain as plainScope would make it, without walking the rest of the scope: for
+ * a value a path found through own data properties (evaluator.ts). Nesting is counted from the value, not
+ * from the scope's root (payloads nested anywhere near the limit are refused at ingress), and a cycle back
+ * to a container above the value is cut where it closes below it (the result is plain data either way).
+ */
+export function plainValue(v: unknown): unknown {
+  return plain(v, 0);
+}
+
 function plain(v: unknown, depth: number): unknown {
   switch (typeof v) {
     case "string":

@@ -143,6 +143,11 @@ describe("the expression sandbox", () => {
     expect(await ev.evaluate("trigger.body.reading", scope)).toEqual({ n: 4 });
     expect(await ev.evaluate("trigger.body.when", scope)).toBe("1970-01-01T00:00:00.000Z");
     expect(calls).toBe(0);
+    // A path around a cycle gets what the plain scope holds there: the cycle cut where it closes.
+    const loop: Record<string, unknown> = { n: 1 };
+    loop.self = loop;
+    expect(await ev.evaluate("item.self.n", { item: loop })).toBeUndefined();
+    expect(await ev.evaluate("item.n", { item: loop })).toBe(1);
   });
 
   it("keeps prototype-named keys that data really owns as ordinary data", async () => {
