@@ -60,20 +60,6 @@ export interface SecretsReader {
   get(credentialId: string): Promise<{ type: string; data: Record<string, string> }>;
 }
 
-/**
- * Connections shared across runs (database pools, broker clients), one per key. `use` opens the
- * resource on first use and holds it while `fn` runs; the host closes it once nothing has used it for
- * its idle time, and closes every one on shutdown.
- */
-export interface ConnectionPools {
-  use<T, R>(key: string, resource: PooledResource<T>, fn: (conn: T) => Promise<R>): Promise<R>;
-}
-
-export interface PooledResource<T> {
-  open(): Promise<T>;
-  close(conn: T): Promise<void>;
-}
-
 export interface AgentRunRequest {
   agentRef: string;
   prompt: string;
@@ -150,9 +136,7 @@ export interface NodeContext {
   agents?: AgentRunner;
   flows?: SubflowCaller;
   webhook?: WebhookResponder;
-  /** Shared connections for database and broker nodes. */
-  pools?: ConnectionPools;
-  /** Long-lived client connections (brokers) shared per credential across runs; the host closes them. */
+  /** Long-lived connections (database pools, broker clients) shared per credential across runs; the host closes them. */
   connections?: SharedConnections;
   /** How deep this run is in a chain of `flow.call`s (0 for a run started by a trigger). */
   callDepth?: number;

@@ -10,7 +10,6 @@ export { amqpPublishNode } from "./amqp/publish";
 export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
-export { createConnectionPools, type HostConnectionPools } from "./connections/pools";
 export { type ServerTarget, type ServerTargetContext, serverTarget } from "./connections/server";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";

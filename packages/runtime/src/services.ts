@@ -3,7 +3,6 @@ import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
 import {
-  createConnectionPools,
   createHttpClient,
   createSharedConnections,
   type GuardedHttpClient,
@@ -74,10 +73,9 @@ export async function createServices(o: {
       allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
     });
   };
-  // One pool per database/broker credential, shared by every run; closed after a minute unused and on stop.
-  const pools = createConnectionPools();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
-  // Broker connections of publishing nodes, shared per credential across runs; closed when idle or on stop.
+  // Database pools and broker clients, one per credential and its settings, shared by every run; closed
+  // after a minute unused and on stop.
   const connections = createSharedConnections();
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
@@ -214,7 +212,6 @@ export async function createServices(o: {
     log,
     http,
     secrets: vault.reader,
-    pools,
     connections,
     agents: () => agents!.runner,
     agentTools: (ctx) => stepActionTools(ctx, o.settings),
@@ -325,7 +322,7 @@ export async function createServices(o: {
     vault,
     http,
     /** Shared database and broker connections (closed on stop). */
-    pools,
+    connections,
     memory,
     cache,
     queue,
@@ -345,8 +342,6 @@ export async function createServices(o: {
     email: shipped.email,
     /** The MQTT and AMQP trigger listeners (tests look at their connections). */
     brokers: { mqtt: shipped.mqtt, amqp: shipped.amqp },
-    /** Broker connections shared by publishing nodes. */
-    connections,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
     smtpPort: () => shipped.email.port(),
     attachments,
@@ -394,7 +389,6 @@ export async function createServices(o: {
       searchIndexing?.stop();
       await connections.closeAll();
       await pgParts?.stop();
-      await pools.closeAll();
       memory.close();
     },
   };

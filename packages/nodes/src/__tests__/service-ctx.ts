@@ -1,15 +1,15 @@
 import type { Item, NodeContext } from "@switchyard/engine";
-import { createConnectionPools } from "../connections/pools";
 import { createHttpClient } from "../http/client";
+import { createSharedConnections } from "../util/connections";
 import { fakeCtx } from "./fake-ctx";
 
 /**
  * A NodeContext for the database and broker nodes' tests against the machine's real services: a vault
  * of the given credentials, the real outbound guard (loopback let through, as the host's
- * `http.allowHosts` setting does) and real shared pools. `close()` ends every pool.
+ * `http.allowHosts` setting does) and the host's real shared connections. `close()` ends every one.
  */
 export function serviceCtx(credentials: Record<string, { type: string; data: Record<string, string> }>) {
-  const pools = createConnectionPools({ idleMs: 60_000 });
+  const connections = createSharedConnections({ idleMs: 60_000 });
   const ctx: NodeContext = fakeCtx({
     secrets: {
       async get(id) {
@@ -19,9 +19,9 @@ export function serviceCtx(credentials: Record<string, { type: string; data: Rec
       },
     },
     http: createHttpClient({ allowHosts: ["127.0.0.1", "localhost"] }),
-    pools,
+    connections,
   });
-  return { ctx, pools, close: () => pools.closeAll() };
+  return { ctx, connections, close: () => connections.closeAll() };
 }
 
 /** Resolves `{{ item.x }}`-style params the way the engine's runner would, for direct `execute` calls. */

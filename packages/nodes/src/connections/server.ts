@@ -59,8 +59,25 @@ export async function serverTarget<S extends z.ZodType<{ host: string; port: str
   return { fields, address, poolKey: `${o.type}:${o.credentialId}:${digest}:${address.address}` };
 }
 
-/** The shared pools, or a clear refusal when the host gave none. */
-export function poolsOf(ctx: NodeContext) {
-  if (!ctx.pools) throw notConfigured("Shared connections", ctx.nodeId);
-  return ctx.pools;
+/**
+ * Runs `fn` with the host's shared connection (a driver's pool or client) for `key`, opened on first use and
+ * kept between runs (ctx.connections). The drivers' pools reconnect by themselves, so a failed query gives
+ * the connection back rather than discarding it.
+ */
+export async function useShared<T, R>(
+  ctx: NodeContext,
+  key: string,
+  resource: { open(): Promise<T>; close(connection: T): Promise<void> },
+  fn: (connection: T) => Promise<R>,
+): Promise<R> {
+  if (!ctx.connections) throw notConfigured("Shared connections", ctx.nodeId);
+  const lease = await ctx.connections.acquire<T>(key, {
+    open: () => resource.open(),
+    close: (c) => resource.close(c),
+  });
+  try {
+    return await fn(lease.connection);
+  } finally {
+    lease.release();
+  }
 }

@@ -3,7 +3,7 @@ import type { Item } from "@switchyard/engine";
 import net from "node:net";
 import type mysql from "mysql2/promise";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
-import { poolsOf, serverTarget } from "../connections/server";
+import { serverTarget, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 import { isIpLiteral } from "../http/ssrf";
@@ -59,7 +59,8 @@ export const mysqlQueryNode = defineNode({
         ...(itemIndex === undefined ? {} : { itemIndex }),
       });
     };
-    return poolsOf(ctx).use(
+    return useShared(
+      ctx,
       target.poolKey,
       {
         // Drivers load on first use: a host that never queries MySQL never pays for them.

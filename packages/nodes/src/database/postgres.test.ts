@@ -16,7 +16,7 @@ const base = {
 };
 const table = unique("sy_pg");
 const admin = new pg.Client({ host: "127.0.0.1", port: 5432, database: "test", user: "postgres" });
-const { ctx, pools, close } = serviceCtx({
+const { ctx, connections, close } = serviceCtx({
   pg: { type: "postgres", data: base },
   "pg-nouser": { type: "postgres", data: { ...base, user: "nobody_sy_test" } },
   "pg-down": { type: "postgres", data: { ...base, port: "1" } },
@@ -136,6 +136,6 @@ describe("postgres.query", () => {
   it("shares one pool per credential across executions", async () => {
     await run({ query: "SELECT 1 AS one" });
     await run({ query: "SELECT 2 AS two" });
-    expect(pools.keys().filter((k) => k.startsWith("postgres:pg:"))).toHaveLength(1);
+    expect(connections.keys().filter((k) => k.startsWith("postgres:pg:"))).toHaveLength(1);
   });
 });

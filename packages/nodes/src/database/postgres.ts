@@ -2,7 +2,7 @@ import { sqlCredentialFields } from "@switchyard/contracts/credentials";
 import type { Item } from "@switchyard/engine";
 import type pg from "pg";
 import { serviceError } from "../connections/errors";
-import { poolsOf, serverTarget } from "../connections/server";
+import { serverTarget, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 import { isIpLiteral } from "../http/ssrf";
@@ -54,7 +54,8 @@ export const postgresQueryNode = defineNode({
         ...(itemIndex === undefined ? {} : { itemIndex }),
       });
     };
-    return poolsOf(ctx).use(
+    return useShared(
+      ctx,
       target.poolKey,
       {
         async open() {

@@ -8,7 +8,7 @@ import { natsPublishNode } from "./nats-publish";
 // Against the machine's NATS (127.0.0.1:4222): subjects under a prefix of this run.
 const prefix = unique("sy_nats");
 const base = { host: "127.0.0.1", port: "4222", allowedHosts: "127.0.0.1" };
-const { ctx, pools, close } = serviceCtx({
+const { ctx, connections, close } = serviceCtx({
   nats: { type: "nats", data: base },
   "nats-down": { type: "nats", data: { ...base, port: "1" } },
   "nats-elsewhere": { type: "nats", data: { ...base, allowedHosts: "nats.example.com" } },
@@ -34,7 +34,7 @@ describe("nats.publish", () => {
     await run({ subject, message: "plain text" });
     await done;
     expect(got).toEqual(['{"id":7,"total":9.5}', "plain text"]);
-    expect(pools.keys().filter((k) => k.startsWith("nats:nats:"))).toHaveLength(1);
+    expect(connections.keys().filter((k) => k.startsWith("nats:nats:"))).toHaveLength(1);
     await sub.close();
   });
 

@@ -2,7 +2,7 @@ import { natsCredentialFields } from "@switchyard/contracts/credentials";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { z } from "zod";
 import { serviceError } from "../connections/errors";
-import { poolsOf, serverTarget } from "../connections/server";
+import { serverTarget, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 
@@ -50,7 +50,8 @@ export const natsPublishNode = defineNode({
     const { port, user, password, token } = target.fields;
     const data = typeof config.message === "string" ? config.message : JSON.stringify(config.message ?? null);
     try {
-      await poolsOf(ctx).use(
+      await useShared(
+        ctx,
         target.poolKey,
         {
           // The client loads on first use: a host that never publishes to NATS never pays for it.

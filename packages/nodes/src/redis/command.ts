@@ -2,7 +2,7 @@ import { redisCredentialFields } from "@switchyard/contracts/credentials";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
-import { poolsOf, serverTarget } from "../connections/server";
+import { serverTarget, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 
@@ -146,7 +146,8 @@ export const redisCommandNode = defineNode({
       return serviceError(ctx.nodeId, "Redis", err, { retryable: !!code && NETWORK_CODES.has(code) });
     };
     try {
-      const result = await poolsOf(ctx).use(
+      const result = await useShared(
+        ctx,
         target.poolKey,
         {
           async open() {

@@ -1,6 +1,19 @@
 import amqp, { type ChannelModel, type ConfirmChannel } from "amqplib";
 
 /**
+ * A broker being killed or restarted can accept a TCP connection and never answer the AMQP handshake, or
+ * never confirm a batch: without a bound, a test waits out its own 10-minute timeout instead of retrying.
+ */
+const connect = (url: string) => amqp.connect(url, { timeout: 10_000 });
+function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Publishes messages `m-0` … `m-{count-1}` ({"i": n}, persistent) to a durable queue in confirmed
  * batches, like an at-least-once producer: a batch the broker did not confirm (it died) is published
  * again once the broker is back, with the same message ids.
@@ -19,7 +32,7 @@ export async function publishStream(o: {
   for (let from = 0; from < o.count; ) {
     try {
       if (!pub) {
-        const conn = await amqp.connect(o.url);
+        const conn = await connect(o.url);
         // A broker that dies emits 'error' on the connection; unheard it would crash the test process.
         conn.on("error", () => {});
         const ch = await conn.createConfirmChannel();
@@ -32,7 +45,7 @@ export async function publishStream(o: {
           persistent: true,
           messageId: `m-${i}`,
         });
-      await pub.ch.waitForConfirms();
+      await within(30_000, "the broker's confirms", pub.ch.waitForConfirms());
       from += batch;
       await o.onConfirmed?.(Math.min(from, o.count));
     } catch {
@@ -48,7 +61,7 @@ export async function publishStream(o: {
 
 /** Declares a durable queue (a throwaway connection). */
 export async function declareDurable(url: string, queue: string) {
-  const conn = await amqp.connect(url);
+  const conn = await connect(url);
   conn.on("error", () => {});
   try {
     await (await conn.createChannel()).assertQueue(queue, { durable: true });
@@ -59,7 +72,7 @@ export async function declareDurable(url: string, queue: string) {
 
 /** How many messages wait in the queue and how many consumers it has (a throwaway connection). */
 export async function queueState(url: string, queue: string) {
-  const conn = await amqp.connect(url);
+  const conn = await connect(url);
   conn.on("error", () => {});
   try {
     const ch = await conn.createChannel();
@@ -79,7 +92,7 @@ export function countIds(payloads: Record<string, unknown>[]): Map<string, numbe
 
 /** Deletes a queue (a throwaway connection); for tests that declared one on the shared broker. */
 export async function deleteQueue(url: string, queue: string) {
-  const conn = await amqp.connect(url);
+  const conn = await connect(url);
   conn.on("error", () => {});
   try {
     await (await conn.createChannel()).deleteQueue(queue);

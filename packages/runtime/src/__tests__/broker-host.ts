@@ -43,9 +43,17 @@ export async function until(
   state?: () => unknown,
 ) {
   const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ""}`);
+  const timedOut = async () =>
+    new Error(`timed out waiting for ${what}${state ? `: ${JSON.stringify(await state())}` : ""}`);
+  for (;;) {
+    // A check that never settles (a connection to a broker mid-restart) must not outlive the deadline.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((r) => {
+      timer = setTimeout(() => r("late"), Math.max(0, deadline - Date.now()));
+    });
+    const ok = await Promise.race([Promise.resolve(check()), late]).finally(() => clearTimeout(timer));
+    if (ok === true) return;
+    if (ok === "late" || Date.now() > deadline) throw await timedOut();
     await new Promise((r) => setTimeout(r, 20));
   }
 }

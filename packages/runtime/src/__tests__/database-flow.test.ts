@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postHook, startTestHost, waitForRun } from "./test-host";
 
-// postgres.query inside a real host: credential from the vault, the guard and the shared pools from the
+// postgres.query inside a real host: credential from the vault, the guard and the shared connections from the
 // host's ctx, per-item parameters resolved by the engine, and one transaction per node execution.
 const table = `sy_flow_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 const admin = new pg.Client({ host: "127.0.0.1", port: 5432, database: "test", user: "postgres" });
@@ -68,7 +68,7 @@ describe("postgres.query in a flow", () => {
       { sku: "A-1", qty: 2 },
       { sku: "B-'2", qty: 5 },
     ]);
-    expect(t.host.services.pools.keys().filter((k) => k.startsWith("postgres:"))).toHaveLength(1);
+    expect(t.host.services.connections.keys().filter((k) => k.startsWith("postgres:"))).toHaveLength(1);
   });
 
   it("rolls back the whole execution when one item breaks a constraint, and the run fails naming the node", async () => {
@@ -91,10 +91,10 @@ describe("postgres.query in a flow", () => {
   });
 
   it("closes the shared pool when the host stops", async () => {
-    const pools = t.host.services.pools;
-    expect(pools.keys().filter((k) => k.startsWith("postgres:"))).toHaveLength(1);
+    const connections = t.host.services.connections;
+    expect(connections.keys().filter((k) => k.startsWith("postgres:"))).toHaveLength(1);
     await t.close();
     closed = true;
-    expect(pools.keys()).toEqual([]);
+    expect(connections.keys()).toEqual([]);
   });
 });

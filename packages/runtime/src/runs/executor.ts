@@ -1,7 +1,6 @@
 import type { HostAgentRunRequest, Tool } from "@switchyard/agent";
 import type {
   AgentRunResult,
-  ConnectionPools,
   HttpClient,
   Item,
   NodeContext,
@@ -36,8 +35,6 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
-  /** Database and broker connections shared by every run (closed when idle and on shutdown). */
-  pools?: ConnectionPools;
   /** Broker connections shared per credential (mqtt.publish, amqp.publish). */
   connections?: SharedConnections;
   agents?: (channel: RunChannel) => { run(req: HostAgentRunRequest): Promise<AgentRunResult> };
@@ -132,7 +129,6 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           log: stepLogger(d, run.id, base.nodeId),
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
-          ...(d.pools ? { pools: d.pools } : {}),
           ...(d.connections ? { connections: d.connections } : {}),
           ...(agents
             ? {
