@@ -82,34 +82,46 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
     const total = qs.reduce((s, q) => s + q.weight, 0);
     if (qs.length === 0 || total <= 0) return texts.map(() => 0);
 
+    // A word's closeness to each query word does not depend on the text it is in: work it out once per
+    // distinct word across all the texts (candidate pools share most of their vocabulary).
+    const memo = new Map<string, Float64Array>();
+    const closeness = (w: string): Float64Array => {
+      let sims = memo.get(w);
+      if (sims !== undefined) return sims;
+      sims = new Float64Array(qs.length);
+      const s = stem(w);
+      const row = rowOf(t, w);
+      const vec = row === undefined ? null : unit(t, row);
+      let grams: Set<string> | null = null;
+      for (let i = 0; i < qs.length; i++) {
+        const q = qs[i]!;
+        if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
+          sims[i] = 1;
+          continue;
+        }
+        // Misspellings: only for words of similar length, where a typo is plausible.
+        if (Math.abs(q.word.length - w.length) <= 2) {
+          grams ??= trigrams(w);
+          const spelling = dice(q.grams, grams);
+          if (spelling >= MIN_SPELLING && spelling > sims[i]!) sims[i] = spelling;
+        }
+        if (q.vec === null || vec === null) continue;
+        let sim = 0;
+        for (let d = 0; d < vec.length; d++) sim += q.vec[d]! * vec[d]!;
+        if (sim > sims[i]!) sims[i] = sim;
+      }
+      memo.set(w, sims);
+      return sims;
+    };
+
     return texts.map((text) => {
       const best = new Float64Array(qs.length);
       const seen = new Set<string>();
       for (const w of contentWords(text).slice(0, MAX_TEXT_WORDS)) {
         if (seen.has(w)) continue;
         seen.add(w);
-        const s = stem(w);
-        const row = rowOf(t, w);
-        const vec = row === undefined ? null : unit(t, row);
-        let grams: Set<string> | null = null;
-        for (let i = 0; i < qs.length; i++) {
-          const q = qs[i]!;
-          if (best[i] === 1) continue;
-          if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
-            best[i] = 1;
-            continue;
-          }
-          // Misspellings: only for words of similar length, where a typo is plausible.
-          if (Math.abs(q.word.length - w.length) <= 2) {
-            grams ??= trigrams(w);
-            const spelling = dice(q.grams, grams);
-            if (spelling >= MIN_SPELLING && spelling > best[i]!) best[i] = spelling;
-          }
-          if (q.vec === null || vec === null) continue;
-          let sim = 0;
-          for (let d = 0; d < vec.length; d++) sim += q.vec[d]! * vec[d]!;
-          if (sim > best[i]!) best[i] = sim;
-        }
+        const sims = closeness(w);
+        for (let i = 0; i < qs.length; i++) if (sims[i]! > best[i]!) best[i] = sims[i]!;
       }
       let score = 0;
       for (let i = 0; i < qs.length; i++) {

@@ -1,4 +1,6 @@
 import type Database from "better-sqlite3";
+import type { AnnIndex } from "../ann/ann-index";
+import { createAnnVectorSearch } from "../ann/ann-search";
 import type { Embedder } from "../embed/embedder";
 import type { Flavour } from "../flavours";
 import { facetDoc, MEMORY_DOC, PROFILE_DOC, readDocument } from "../store/documents";
@@ -12,7 +14,7 @@ import {
   type SearchMode,
 } from "../types";
 import { reciprocalRankFusion } from "./fusion";
-import { createIdf } from "./idf";
+import { createWordStats } from "./idf";
 import { createLexicalSearch } from "./lexical";
 
 export interface ListOptions {
@@ -53,10 +55,19 @@ export interface MemoryReader {
 export interface ReaderOptions {
   /** Minimum cosine similarity for `recall` hits (embedder-specific; see README). */
   recallMinScore?: number;
+  /**
+   * Share of the word-by-word re-ranking score that comes from the item's title (key) and tags alone
+   * (0 = the whole text only). Chosen on the quality set's tuning half (scripts/tune-boosts.ts).
+   */
+  headBoost?: number;
   /** Reciprocal rank fusion constant and per-list weights for balanced mode. */
   fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number };
   log?: (line: string) => void;
 }
+
+export const DEFAULT_HEAD_BOOST = 0;
+
+const headText = (item: MemoryItem) => [item.key, ...item.tags].join(" ");
 
 // How deep each list is read before fusion: fusion needs candidates beyond the final limit.
 const candidateDepth = (limit: number) => Math.max(50, limit * 5);
@@ -66,14 +77,19 @@ export function createMemoryReader(
   backend: VectorBackend,
   embedder: Embedder,
   options: ReaderOptions = {},
+  /** Approximate vector search; without it every semantic query is an exact scan. */
+  ann: AnnIndex | null = null,
 ): MemoryReader {
   const log = options.log ?? ((line: string) => console.warn(line));
   const minScore = options.recallMinScore ?? 0.2;
   const fusionK = options.fusion?.k ?? 60;
   const lexicalWeight = options.fusion?.lexicalWeight ?? 1;
   const semanticWeight = options.fusion?.semanticWeight ?? 1;
-  const lexical = createLexicalSearch(db);
-  const vectorSearch = createVectorSearch(db, backend);
+  const headBoost = options.headBoost ?? DEFAULT_HEAD_BOOST;
+  const wordStats = createWordStats(db);
+  const idfNow = () => wordStats().idf;
+  const lexical = createLexicalSearch(db, wordStats);
+  const vectorSearch = ann ? createAnnVectorSearch(db, backend, ann) : createVectorSearch(db, backend);
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
 
   const loadRows = (seqs: number[]): Map<number, MemoryItem> => {
@@ -89,7 +105,7 @@ export function createMemoryReader(
   };
 
   // null means "semantic search unavailable" (embedder failed), as opposed to "nothing similar".
-  const semantic = async (query: string, namespace: string, k: number, idf = createIdf(db)) => {
+  const semantic = async (query: string, namespace: string, k: number, idf = idfNow()) => {
     try {
       const q = embedder.embedQuery
         ? await embedder.embedQuery(query, idf)
@@ -117,6 +133,16 @@ export function createMemoryReader(
         pool.map((seq) => embeddingText(rows.get(seq)!)),
         idf,
       );
+      if (headBoost > 0) {
+        // Field boost: how well the title and tags alone answer the query, blended in.
+        const head = await embedder.relevance(
+          query,
+          pool.map((seq) => headText(rows.get(seq)!)),
+          idf,
+        );
+        for (let i = 0; i < scores.length; i++)
+          scores[i] = (1 - headBoost) * scores[i]! + headBoost * head[i]!;
+      }
       // Stable sort: candidates no query word relates to (typos the hashed n-grams caught, say) stay,
       // after the rest and in the order the indexes gave them.
       return pool.map((seq, i) => ({ seq, score: scores[i]! })).sort((a, b) => b.score - a.score);
@@ -157,7 +183,7 @@ export function createMemoryReader(
       const limit = opts.limit ?? 10;
       if (mode === "lexical") return lexicalHits(query, opts.namespace, limit);
       const depth = candidateDepth(limit);
-      const idf = createIdf(db);
+      const idf = idfNow();
       const sem = await semantic(query, opts.namespace, depth, idf);
       const lex = mode === "balanced" ? lexical(query, opts.namespace, depth) : [];
       // Candidates from both indexes; semantic order is then re-judged word by word where possible.

@@ -1,0 +1,34 @@
+import type Database from "better-sqlite3";
+import { dot } from "../embed/embedder";
+import { createVectorRows } from "../store/vector-rows";
+import type { VectorBackend, VectorMatch, VectorSearch } from "../store/vectors";
+import type { AnnIndex } from "./ann-index";
+
+// The graph works on projected, int8 vectors; reading a few more than asked and re-ranking them with
+// the exact stored vectors puts the true nearest back in order.
+const candidatesFor = (k: number) => k * 2 + 50;
+
+// Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
+const cosine = (q: Float32Array, qNorm: number, v: Float32Array) => {
+  const norm = qNorm * Math.sqrt(dot(v, v));
+  return norm > 0 ? dot(q, v) / norm : 0;
+};
+
+/** Vector search through the ANN index, re-ranked by exact cosine over the vectors stored in SQLite. */
+export function createAnnVectorSearch(
+  db: Database.Database,
+  backend: VectorBackend,
+  ann: AnnIndex,
+): VectorSearch {
+  const rows = createVectorRows(db, backend);
+  return (query, namespace, k) => {
+    ann.catchUp(db);
+    const queryNorm = Math.sqrt(dot(query, query));
+    const out: VectorMatch[] = [];
+    for (const row of rows.many(ann.search(query, namespace, candidatesFor(k)))) {
+      if (row.namespace === namespace)
+        out.push({ seq: row.seq, similarity: cosine(query, queryNorm, row.vector) });
+    }
+    return out.sort((a, b) => b.similarity - a.similarity).slice(0, k);
+  };
+}

@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+
+/** The part of usearch's `Index` this package uses. */
+export interface HnswIndex {
+  add(keys: BigUint64Array, vectors: Int8Array, threads?: number): void;
+  search(vector: Int8Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array };
+  remove(key: bigint): number;
+  contains(key: bigint): boolean;
+  size(): number;
+  dimensions(): number;
+  save(path: string): void;
+  load(path: string): void;
+}
+
+export interface HnswSettings {
+  dimensions: number;
+  /** Graph degree (usearch "connectivity", HNSW's M). */
+  connectivity: number;
+  expansionAdd: number;
+  expansionSearch: number;
+}
+
+export type HnswFactory = (settings: HnswSettings) => HnswIndex;
+
+/**
+ * Loads usearch (a native addon) at run time. Resolved by name through createRequire so a bundler
+ * leaves it alone; null (with the reason) when it cannot load, and search then stays exact.
+ */
+export function loadUsearch(): { factory: HnswFactory } | { error: string } {
+  try {
+    const name = "usearch";
+    const { Index } = createRequire(import.meta.url)(name) as {
+      Index: new (config: Record<string, unknown>) => HnswIndex;
+    };
+    return {
+      factory: (s) =>
+        new Index({
+          dimensions: s.dimensions,
+          metric: "cos",
+          quantization: "i8",
+          connectivity: s.connectivity,
+          expansion_add: s.expansionAdd,
+          expansion_search: s.expansionSearch,
+          multi: false,
+        }),
+    };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
