@@ -6,7 +6,7 @@ import type { AnnIndex } from "./ann-index";
 
 // The graph works on projected, int8 vectors; reading a few more than asked and re-ranking them with
 // the exact stored vectors puts the true nearest back in order.
-const candidatesFor = (k: number) => k * 2 + 50;
+const candidatesFor = (k: number) => k * 8 + 100;
 
 // Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
 const cosine = (q: Float32Array, qNorm: number, v: Float32Array) => {

@@ -6,6 +6,13 @@ export interface WordMatchOptions {
   minSimilarity?: number;
   /** Cosines are raised to this power before averaging: > 1 favours close matches over loose ones. */
   power?: number;
+  /**
+   * Judge each query word's match against the other texts of the same call (z-score per query word):
+   * a word every text matches loosely ("okay", "big" at cosine ≈ 0.4 with anything) then counts for
+   * little, and a match that stands out from that background counts for much. Needs a pool of texts
+   * (the reader passes its candidates); with fewer than 3 texts the plain mean is used.
+   */
+  contrast?: boolean;
 }
 
 /** Scores each text against one query: 0..1, higher is more relevant. */
@@ -114,7 +121,7 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
       return sims;
     };
 
-    return texts.map((text) => {
+    const matrix = texts.map((text) => {
       const best = new Float64Array(qs.length);
       const seen = new Set<string>();
       for (const w of contentWords(text).slice(0, MAX_TEXT_WORDS)) {
@@ -123,12 +130,34 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
         const sims = closeness(w);
         for (let i = 0; i < qs.length; i++) if (sims[i]! > best[i]!) best[i] = sims[i]!;
       }
-      let score = 0;
       for (let i = 0; i < qs.length; i++) {
         const sim = best[i]! >= minSimilarity ? best[i]! : 0;
-        score += qs[i]!.weight * sim ** power;
+        best[i] = sim ** power;
       }
-      return score / total;
+      return best;
+    });
+    if (!options.contrast || texts.length < 3) {
+      return matrix.map((best) => qs.reduce((sum, q, i) => sum + q.weight * best[i]!, 0) / total);
+    }
+    // Per query word: how far above the pool's typical match this text's match lies, in pool standard
+    // deviations; the weighted mean of those is squashed to 0..1 (0.5 = an average candidate).
+    const stats = qs.map((_, i) => {
+      let sum = 0;
+      let sq = 0;
+      for (const best of matrix) {
+        sum += best[i]!;
+        sq += best[i]! ** 2;
+      }
+      const mean = sum / matrix.length;
+      return { mean, sd: Math.sqrt(Math.max(sq / matrix.length - mean ** 2, 0)) };
+    });
+    return matrix.map((best) => {
+      let z = 0;
+      for (let i = 0; i < qs.length; i++) {
+        const { mean, sd } = stats[i]!;
+        z += qs[i]!.weight * (sd > 1e-9 ? (best[i]! - mean) / sd : 0);
+      }
+      return 1 / (1 + Math.exp(-z / total));
     });
   };
 }

@@ -1,4 +1,5 @@
 import { type Embedder, l2normalize } from "./embedder";
+import { createQueryExpander, type ExpansionOptions } from "./expansion";
 import { contentWords } from "./text";
 import { createWordMatcher, type WordMatchOptions } from "./word-match";
 import { loadWordVectors, type WordVectors } from "./word-vector-asset";
@@ -16,6 +17,8 @@ export interface WordVectorEmbedderOptions {
   unitWords?: boolean;
   /** Settings of the word-by-word relevance used to re-rank candidates (see word-match.ts). */
   match?: WordMatchOptions;
+  /** Settings of the query expansion (nearest words in the asset; see expansion.ts). */
+  expansion?: ExpansionOptions;
 }
 
 /**
@@ -42,6 +45,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   };
 
   const matcher = createWordMatcher(load, options.match);
+  const expander = createQueryExpander(load, options.expansion);
 
   // Plural or third-person forms missing from the vocabulary fall back to the bare word.
   const rowOf = (t: WordVectors, word: string): number | undefined =>
@@ -74,5 +78,6 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     embed: async (texts) => texts.map((t) => embedOne(t)),
     embedQuery: async (text, wordWeight) => embedOne(text, wordWeight),
     relevance: async (query, texts, wordWeight) => matcher(query, texts, wordWeight),
+    expand: async (query) => expander(query),
   };
 }

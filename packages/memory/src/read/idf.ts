@@ -26,7 +26,8 @@ export interface WordStats {
 
 export function createWordStats(db: Database.Database): () => WordStats {
   const dataVersion = db.prepare("PRAGMA data_version").pluck();
-  const countItems = db.prepare("SELECT count(*) FROM items").pluck();
+  // Kept by triggers (store/schema.ts): count(*) would read an index of every item.
+  const countItems = db.prepare("SELECT n FROM item_count WHERE id = 1").pluck();
   const lastSeq = db.prepare("SELECT max(seq) FROM items").pluck();
   const firstMatches = db
     .prepare(`SELECT rowid FROM items_fts WHERE items_fts MATCH ? LIMIT ${DF_SAMPLE}`)
@@ -64,7 +65,7 @@ export function createWordStats(db: Database.Database): () => WordStats {
     if (now !== version) {
       version = now;
       cache.clear();
-      total = countItems.get() as number;
+      total = (countItems.get() as number | undefined) ?? 0;
       stats.total = total;
       top = (lastSeq.get() as number | null) ?? 0;
     }

@@ -32,7 +32,11 @@ const WEIGHTS = "3.0, 1.0, 1.5, 0.5, 0.0";
  */
 export const RANK_WINDOW = 2000;
 
-export type LexicalSearch = (query: string, namespace: string, k: number) => LexicalMatch[];
+/**
+ * `terms`, when given, replaces the query's own words (query expansion): the words are OR-ed as they
+ * are, with no prefix fallback.
+ */
+export type LexicalSearch = (query: string, namespace: string, k: number, terms?: string[]) => LexicalMatch[];
 
 const SELECT = `SELECT items_fts.rowid AS seq, bm25(items_fts, ${WEIGHTS}) AS bm25 FROM items_fts`;
 
@@ -69,10 +73,17 @@ export function createLexicalSearch(db: Database.Database, stats: () => WordStat
     return byToken[kind].all(`{ns_token}: ${token} AND (${terms})`, k) as LexicalMatch[];
   };
 
-  return (query, namespace, k) => {
+  return (query, namespace, k, terms) => {
+    const s = stats();
+    if (terms !== undefined) {
+      // Only plain words can be quoted safely; the expansion vocabulary is lowercase ASCII anyway.
+      const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
+      if (words.length === 0) return [];
+      const unselectiveTerms = words.every((w) => s.df(w) > RANK_WINDOW);
+      return run(words.map((w) => `"${w}"`).join(" OR "), unselectiveTerms, namespace, k);
+    }
     const exact = buildFtsQuery(query, false);
     if (exact === null) return [];
-    const s = stats();
     const unselective = contentWords(query).every((w) => s.df(w) > RANK_WINDOW);
     const hits = run(exact, unselective, namespace, k);
     if (hits.length >= k) return hits;

@@ -60,12 +60,22 @@ export interface ReaderOptions {
    * (0 = the whole text only). Chosen on the quality set's tuning half (scripts/tune-boosts.ts).
    */
   headBoost?: number;
-  /** Reciprocal rank fusion constant and per-list weights for balanced mode. */
-  fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number };
+  /**
+   * Reciprocal rank fusion constant and per-list weights for balanced mode. `expansionWeight` is the
+   * weight of the full-text list for the query's expansion words (0 turns query expansion off).
+   */
+  fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number; expansionWeight?: number };
+  /**
+   * Final re-rank of balanced mode's fused top `depth` candidates: their order becomes
+   * `(1 - share) · fused + share · relevance` (both 0..1; relevance is the word-by-word score).
+   */
+  finalRerank?: { share?: number; depth?: number };
   log?: (line: string) => void;
 }
 
 export const DEFAULT_HEAD_BOOST = 0;
+export const DEFAULT_EXPANSION_WEIGHT = 0;
+export const DEFAULT_FINAL_SHARE = 0;
 
 const headText = (item: MemoryItem) => [item.key, ...item.tags].join(" ");
 
@@ -85,6 +95,9 @@ export function createMemoryReader(
   const fusionK = options.fusion?.k ?? 60;
   const lexicalWeight = options.fusion?.lexicalWeight ?? 1;
   const semanticWeight = options.fusion?.semanticWeight ?? 1;
+  const expansionWeight = options.fusion?.expansionWeight ?? DEFAULT_EXPANSION_WEIGHT;
+  const finalShare = options.finalRerank?.share ?? DEFAULT_FINAL_SHARE;
+  const finalDepth = options.finalRerank?.depth ?? 20;
   const headBoost = options.headBoost ?? DEFAULT_HEAD_BOOST;
   const wordStats = createWordStats(db);
   const idfNow = () => wordStats().idf;
@@ -114,6 +127,17 @@ export function createMemoryReader(
     } catch (err) {
       log(`memory: query embedding failed (${(err as Error).message}); using lexical search only`);
       return null;
+    }
+  };
+
+  // Words related to the query's (query expansion); none when the embedder offers none or fails.
+  const expand = async (query: string): Promise<string[]> => {
+    if (!embedder.expand) return [];
+    try {
+      return (await embedder.expand(query)).map((x) => x.word);
+    } catch (err) {
+      log(`memory: query expansion failed (${(err as Error).message}); searching the query's words only`);
+      return [];
     }
   };
 
@@ -186,8 +210,12 @@ export function createMemoryReader(
       const idf = idfNow();
       const sem = await semantic(query, opts.namespace, depth, idf);
       const lex = mode === "balanced" ? lexical(query, opts.namespace, depth) : [];
-      // Candidates from both indexes; semantic order is then re-judged word by word where possible.
-      const pool = [...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq)])];
+      const expansion = mode === "balanced" && expansionWeight > 0 ? await expand(query) : [];
+      const exp = expansion.length > 0 ? lexical(query, opts.namespace, depth, expansion) : [];
+      // Candidates from every list; semantic order is then re-judged word by word where possible.
+      const pool = [
+        ...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq), ...exp.map((m) => m.seq)]),
+      ];
       const rows = loadRows(pool);
       const reranked = sem === null ? null : await rerank(query, rows, pool, idf);
       const semanticList =
@@ -198,13 +226,30 @@ export function createMemoryReader(
           return item ? [{ item, score: m.score, semanticRank: i + 1 }] : [];
         });
       }
-      const fused = reciprocalRankFusion(
+      let fused = reciprocalRankFusion(
         [
           { seqs: lex.map((m) => m.seq), weight: lexicalWeight },
           { seqs: semanticList.map((m) => m.seq), weight: semanticWeight },
+          { seqs: exp.map((m) => m.seq), weight: expansionWeight },
         ],
         fusionK,
-      ).slice(0, limit);
+      );
+      if (reranked !== null && finalShare > 0) {
+        // Final re-rank of the fused head: the word-by-word relevance gets a direct say, not only a rank.
+        const relevance = new Map(reranked.map((r) => [r.seq, r.score]));
+        const top = fused.slice(0, Math.max(finalDepth, limit));
+        const best = top[0]?.score ?? 1;
+        const blended = top
+          .map((f) => ({
+            f,
+            s: (1 - finalShare) * (best > 0 ? f.score / best : 0) + finalShare * (relevance.get(f.seq) ?? 0),
+          }))
+          .sort((a, b) => b.s - a.s)
+          // The shown score is the blend (0..1), so scores still fall down the list.
+          .map(({ f, s: blend }) => ({ ...f, score: blend }));
+        fused = [...blended, ...fused.slice(top.length)];
+      }
+      fused = fused.slice(0, limit);
       return fused.flatMap((f) => {
         const item = rows.get(f.seq);
         if (!item) return [];

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /**
  * The namespace as one FTS token ("n" + hex of its UTF-8), so a lexical query can say
@@ -73,6 +73,15 @@ END;
 CREATE TRIGGER IF NOT EXISTS items_vector_log_delete AFTER DELETE ON items BEGIN
   INSERT INTO vector_changes (seq, old_namespace) VALUES (old.seq, old.namespace);
 END;
+-- The number of items, kept by triggers: read on every query (IDF), where count(*) would walk an index
+-- of the whole table. Filled from count(*) once when it is created (see migrate).
+CREATE TABLE IF NOT EXISTS item_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS items_count_insert AFTER INSERT ON items BEGIN
+  UPDATE item_count SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER IF NOT EXISTS items_count_delete AFTER DELETE ON items BEGIN
+  UPDATE item_count SET n = n - 1 WHERE id = 1;
+END;
 CREATE TABLE IF NOT EXISTS documents (
   name TEXT PRIMARY KEY,
   content TEXT NOT NULL,
@@ -99,6 +108,7 @@ export function migrate(db: Database.Database): void {
         ALTER TABLE items ADD COLUMN ns_token TEXT GENERATED ALWAYS AS (${NS_TOKEN_SQL}) VIRTUAL;`);
     }
     db.exec(DDL);
+    db.exec("INSERT OR IGNORE INTO item_count (id, n) SELECT 1, count(*) FROM items");
     if (upgradeFts) db.exec("INSERT INTO items_fts (items_fts) VALUES ('rebuild')");
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();

@@ -1,0 +1,91 @@
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempMemory } from "../__tests__/temp-memory";
+import { createHashingEmbedder } from "../embed/hashing";
+import { createMemoryTools } from "../tools";
+
+// Every statement the read tools run is recorded (by spying on better-sqlite3's Statement), then its
+// plan is asked of SQLite. A plan step "SCAN <table>" over a real table means a read proportional to
+// the store; virtual tables (FTS5, json_each) and sub-queries bounded by a LIMIT are not such reads.
+function recordStatements() {
+  const probe = new Database(":memory:");
+  const proto = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<string, unknown>;
+  probe.close();
+  const seen = new Set<string>();
+  // Wrapped by hand (not vi.spyOn) so `this`, the statement, reaches the recorder.
+  const originals = ["all", "get", "iterate", "run"].map((method) => {
+    const original = proto[method] as (...args: unknown[]) => unknown;
+    proto[method] = function (this: { source: string }, ...args: unknown[]) {
+      seen.add(this.source);
+      return original.apply(this, args);
+    };
+    return () => {
+      proto[method] = original;
+    };
+  });
+  return { seen, stop: () => originals.forEach((restore) => restore()) };
+}
+
+// sqlite_sequence has one row per AUTOINCREMENT table (here one): scanning it is reading one row.
+const TINY = new Set(["sqlite_sequence"]);
+
+const fullScans = (db: Database.Database, sql: string): string[] => {
+  const params = (sql.match(/\?/g) ?? []).map(() => null);
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
+  return plan
+    .map((p) => p.detail)
+    .filter((d) => /^SCAN \w+/.test(d) && !/VIRTUAL TABLE|^SCAN CONSTANT ROW|^SCAN \(subquery/.test(d))
+    .filter((d) => !TINY.has(d.split(" ")[1]!));
+};
+
+let stop: (() => void) | null = null;
+afterEach(() => {
+  stop?.();
+  stop = null;
+});
+
+describe("the read tools are index-driven", () => {
+  it("run no statement that scans a table, in every mode and both namespace paths", async () => {
+    const m = tempMemory({ embedder: createHashingEmbedder() });
+    await m.ingest.addMany(
+      Array.from({ length: 400 }, (_, i) => ({
+        key: `note ${i}`,
+        content: `${i % 2 ? "invoice reminder" : "laminator training"} number ${i} for the shop`,
+        namespace: i % 20 === 0 ? "small" : "global",
+        tags: i % 3 === 0 ? ["billing"] : [],
+      })),
+    );
+    m.ingest.setFlavour("communication", "# Communication\nShort and warm.");
+    const tools = createMemoryTools(m.reader);
+    const rec = recordStatements();
+    stop = rec.stop;
+    for (const namespace of ["global", "small"]) {
+      for (const mode of ["lexical", "semantic", "balanced"]) {
+        await tools[1]!.execute({ query: "invoice laminat reminders", namespace, mode });
+      }
+      await tools[0]!.execute({ query: "laminator training", namespace });
+    }
+    await tools[2]!.execute({ flavour: "communication" });
+    rec.stop();
+    stop = null;
+
+    const db = new Database(m.file, { readonly: true });
+    try {
+      expect(rec.seen.size).toBeGreaterThan(3);
+      const scans = [...rec.seen].flatMap((sql) => fullScans(db, sql).map((d) => `${d}  ←  ${sql}`));
+      expect(scans).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("would notice a scan (the check itself can fail)", () => {
+    const m = tempMemory({ embedder: createHashingEmbedder() });
+    const db = new Database(m.file, { readonly: true });
+    try {
+      expect(fullScans(db, "SELECT count(*) FROM items WHERE content LIKE ?")).not.toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});
