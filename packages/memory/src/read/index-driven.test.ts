@@ -23,7 +23,12 @@ function recordStatements() {
       proto[method] = original;
     };
   });
-  return { seen, stop: () => originals.forEach((restore) => restore()) };
+  return {
+    seen,
+    stop: () => {
+      for (const restore of originals) restore();
+    },
+  };
 }
 
 // sqlite_sequence has one row per AUTOINCREMENT table (here one): scanning it is reading one row.
