@@ -164,11 +164,28 @@ export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
           const index = s.indexes.get(ns);
           if (index?.contains(key)) index.remove(key);
         }
-        const now = src.rows.get(seq);
-        if (now === null) continue;
+      }
+      // Current vectors read in one statement per batch, then added with one native call per namespace
+      // (usearch spreads a batch over the cores; one call per vector would not).
+      const adds = new Map<string, { keys: bigint[]; vectors: Int8Array[] }>();
+      for (const now of src.rows.many([...oldNamespaces.keys()])) {
+        const key = BigInt(now.seq);
         const index = indexFor(s.indexes, now.namespace);
         if (index.contains(key)) index.remove(key);
-        index.add(BigUint64Array.of(key), projection.project(now.vector));
+        let a = adds.get(now.namespace);
+        if (!a) {
+          a = { keys: [], vectors: [] };
+          adds.set(now.namespace, a);
+        }
+        a.keys.push(key);
+        a.vectors.push(projection.project(now.vector));
+      }
+      for (const [namespace, a] of adds) {
+        const flat = new Int8Array(a.keys.length * projection.dimensions);
+        a.vectors.forEach((v, i) => {
+          flat.set(v, i * projection.dimensions);
+        });
+        indexFor(s.indexes, namespace).add(BigUint64Array.from(a.keys), flat);
       }
       s.watermark = batch[batch.length - 1]!.id;
       s.unsaved += batch.length;
