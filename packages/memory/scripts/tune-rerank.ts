@@ -3,7 +3,7 @@
 // `held` to also print the held-out half for the settings given (do that once, for the pick).
 // Run from packages/memory: npx tsx scripts/tune-rerank.ts '[{"co":1,"mn":0.5},{"ew":0.2,"ms":0.75,"n":3}]' [held]
 // Keys: co contrast (1 = on), mn minSimilarity, pw power, ew expansion weight, ms expansion minSimilarity,
-// n neighbours per word, fs final re-rank share, fd its depth, hb headBoost, k RRF k, lw lexical weight.
+// n neighbours per word, vw plain vector-list weight, fs final re-rank share, fd its depth, hb headBoost, k RRF k, lw lexical weight.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ try {
       embedder,
       log: () => {},
       headBoost: g.hb ?? 0,
-      fusion: { expansionWeight: g.ew ?? 0, k: g.k ?? 60, lexicalWeight: g.lw ?? 1 },
+      fusion: { expansionWeight: g.ew ?? 0, k: g.k ?? 60, lexicalWeight: g.lw ?? 1, vectorWeight: g.vw ?? 0 },
       finalRerank: { share: g.fs ?? 0, depth: g.fd ?? 20 },
     });
     const tune = await score(m, "balanced", "tune");

@@ -64,7 +64,14 @@ export interface ReaderOptions {
    * Reciprocal rank fusion constant and per-list weights for balanced mode. `expansionWeight` is the
    * weight of the full-text list for the query's expansion words (0 turns query expansion off).
    */
-  fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number; expansionWeight?: number };
+  fusion?: {
+    k?: number;
+    lexicalWeight?: number;
+    semanticWeight?: number;
+    expansionWeight?: number;
+    /** Weight of the plain vector-order list beside the re-ranked one (0 = only the re-ranked list). */
+    vectorWeight?: number;
+  };
   /**
    * Final re-rank of balanced mode's fused top `depth` candidates: their order becomes
    * `(1 - share) · fused + share · relevance` (both 0..1; relevance is the word-by-word score).
@@ -96,6 +103,7 @@ export function createMemoryReader(
   const lexicalWeight = options.fusion?.lexicalWeight ?? 1;
   const semanticWeight = options.fusion?.semanticWeight ?? 1;
   const expansionWeight = options.fusion?.expansionWeight ?? DEFAULT_EXPANSION_WEIGHT;
+  const vectorWeight = options.fusion?.vectorWeight ?? 0;
   const finalShare = options.finalRerank?.share ?? DEFAULT_FINAL_SHARE;
   const finalDepth = options.finalRerank?.depth ?? 20;
   const headBoost = options.headBoost ?? DEFAULT_HEAD_BOOST;
@@ -231,6 +239,7 @@ export function createMemoryReader(
           { seqs: lex.map((m) => m.seq), weight: lexicalWeight },
           { seqs: semanticList.map((m) => m.seq), weight: semanticWeight },
           { seqs: exp.map((m) => m.seq), weight: expansionWeight },
+          { seqs: reranked === null ? [] : (sem ?? []).map((m) => m.seq), weight: vectorWeight },
         ],
         fusionK,
       );
