@@ -1,4 +1,4 @@
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, tempMemory } from "../__tests__/temp-memory";
@@ -145,6 +145,24 @@ describe("HNSW vector index", () => {
     expect(await semanticKeys(after, "insurance renewal")).toContain("Insurance");
     expect(await semanticKeys(after, "payroll friday gusto")).not.toContain("Payroll");
     expect(after.reader.status().items).toBe(4);
+  });
+
+  it("rebuilds when a snapshot file is torn (a crash or a full disk while it was written)", async () => {
+    const first = tempMemory({ embedder: createHashingEmbedder() });
+    await first.ingest.addMany(notes);
+    first.close();
+    const dir = `${first.file}.ann`;
+    const graph = readdirSync(dir).find((f) => f.endsWith(".usearch"))!;
+    const bytes = readFileSync(join(dir, graph));
+    writeFileSync(join(dir, graph), bytes.subarray(0, Math.floor(bytes.length / 3)));
+    const again = tempMemory({ file: first.file, embedder: createHashingEmbedder() });
+    expect(
+      again.logs.some((l) => /^memory: vector index snapshot unusable \(.+\); rebuilding it/.test(l)),
+    ).toBe(true);
+    expect(again.logs.some((l) => /^memory: built the vector index from 4 stored vectors/.test(l))).toBe(
+      true,
+    );
+    expect((await semanticKeys(again, "laminator warm up"))[0]).toBe("Laminator");
   });
 
   it("rebuilds when the snapshot belongs to another copy of the database", async () => {
