@@ -4,9 +4,9 @@ import { tempMemory } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
 import { createMemoryTools } from "../tools";
 
-// Every statement the read tools run is recorded (by spying on better-sqlite3's Statement), then its
-// plan is asked of SQLite. A plan step "SCAN <table>" over a real table means a read proportional to
-// the store; virtual tables (FTS5, json_each) and sub-queries bounded by a LIMIT are not such reads.
+// Every statement the read tools run is recorded (by wrapping better-sqlite3's Statement methods), then its
+// plan is asked of SQLite. A plan step "SCAN <table>" over a real table, or over FTS5 without a MATCH, means a
+// read proportional to the store.
 function recordStatements() {
   const probe = new Database(":memory:");
   const proto = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<string, unknown>;
@@ -37,10 +37,16 @@ const TINY = new Set(["sqlite_sequence"]);
 const fullScans = (db: Database.Database, sql: string): string[] => {
   const params = (sql.match(/\?/g) ?? []).map(() => null);
   const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>;
-  return plan
-    .map((p) => p.detail)
-    .filter((d) => /^SCAN \w+/.test(d) && !/VIRTUAL TABLE|^SCAN CONSTANT ROW|^SCAN \(subquery/.test(d))
-    .filter((d) => !TINY.has(d.split(" ")[1]!));
+  return (
+    plan
+      .map((p) => p.detail)
+      .filter((d) => /^SCAN /.test(d))
+      // FTS5 only when it answers a MATCH (its index string names one: "INDEX 0:M…"); json_each walks the
+      // parameter it is given; CONSTANT ROW and a LIMIT-bounded sub-query read no table.
+      .filter((d) => !/^SCAN items_fts VIRTUAL TABLE INDEX \d+:.*M/.test(d))
+      .filter((d) => !/^SCAN json_each VIRTUAL TABLE|^SCAN CONSTANT ROW|^SCAN \(subquery-\d+\)/.test(d))
+      .filter((d) => !TINY.has(d.split(" ")[1]!))
+  );
 };
 
 let stop: (() => void) | null = null;
@@ -89,6 +95,8 @@ describe("the read tools are index-driven", () => {
     const db = new Database(m.file, { readonly: true });
     try {
       expect(fullScans(db, "SELECT count(*) FROM items WHERE content LIKE ?")).not.toEqual([]);
+      expect(fullScans(db, "SELECT rowid FROM items_fts ORDER BY rowid DESC LIMIT 5")).not.toEqual([]);
+      expect(fullScans(db, "SELECT rowid FROM items_fts WHERE items_fts MATCH ? LIMIT 5")).toEqual([]);
     } finally {
       db.close();
     }
