@@ -6,7 +6,7 @@ import type { AnnIndex } from "./ann-index";
 
 // The graph works on projected, int8 vectors; reading a few more than asked and re-ranking them with
 // the exact stored vectors puts the true nearest back in order.
-const candidatesFor = (k: number) => k * 8 + 100;
+export const defaultAnnCandidates = (k: number) => Math.min(k * 20 + 200, Math.max(1000, k));
 
 // Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
 const cosine = (q: Float32Array, qNorm: number, v: Float32Array) => {
@@ -19,6 +19,7 @@ export function createAnnVectorSearch(
   db: Database.Database,
   backend: VectorBackend,
   ann: AnnIndex,
+  candidatesFor: (k: number) => number = defaultAnnCandidates,
 ): VectorSearch {
   const rows = createVectorRows(db, backend);
   return (query, namespace, k) => {

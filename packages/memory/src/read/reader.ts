@@ -77,6 +77,11 @@ export interface ReaderOptions {
    * `(1 - share) · fused + share · relevance` (both 0..1; relevance is the word-by-word score).
    */
   finalRerank?: { share?: number; depth?: number };
+  /**
+   * How many candidates the HNSW index proposes for `k` results before the exact re-rank (default
+   * `min(20·k + 200, 1000)`): more finds more of the exact top k and reads more vectors per query.
+   */
+  annCandidates?: (k: number) => number;
   log?: (line: string) => void;
 }
 
@@ -110,7 +115,9 @@ export function createMemoryReader(
   const wordStats = createWordStats(db);
   const idfNow = () => wordStats().idf;
   const lexical = createLexicalSearch(db, wordStats);
-  const vectorSearch = ann ? createAnnVectorSearch(db, backend, ann) : createVectorSearch(db, backend);
+  const vectorSearch = ann
+    ? createAnnVectorSearch(db, backend, ann, options.annCandidates)
+    : createVectorSearch(db, backend);
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
 
   const loadRows = (seqs: number[]): Map<number, MemoryItem> => {
