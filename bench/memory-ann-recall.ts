@@ -54,7 +54,7 @@ try {
     truth.push(new Set((await exact.reader.recall(q, { limit: 10 })).map((h) => h.item.id)));
   exact.close();
   const settings: Array<[string, ((k: number) => number) | undefined]> = [
-    ["default: min(20k + 200, 1000)", undefined],
+    ["default: min(20k + 200, 400)", undefined],
     ["8k + 100", (k) => k * 8 + 100],
     ["50k + 500", (k) => k * 50 + 500],
   ];
