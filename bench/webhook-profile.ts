@@ -1,8 +1,10 @@
 /**
- * Profiles the webhook hot path: starts the precompiled worker with flow W2 under `node --cpu-prof`, drives
+ * Profiles the webhook hot path: starts the precompiled runtime with flow W2 under `node --cpu-prof`, drives
  * it with autocannon, and prints server CPU per request, peak RSS and the functions that cost the most.
  *
- *   npx tsx bench/webhook-profile.ts [--seconds 10] [--connections 20] [--top 30]
+ *   npx tsx bench/webhook-profile.ts [--role start|worker] [--seconds 10] [--connections 20] [--top 30]
+ *
+ * --role start (the default) profiles the process `npm start` runs, web app loaded; worker profiles it without.
  *
  * The profile file stays in the printed folder (open it in Chrome DevTools → Performance for the full tree).
  */
@@ -12,13 +14,14 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { rssMb, startSwitchyard, w2 } from "./webhook-targets";
+import { type Role, rssMb, startSwitchyard, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "20" },
     top: { type: "string", default: "30" },
+    role: { type: "string", default: "start" },
   },
 });
 
@@ -33,7 +36,10 @@ await host.control.setActive((await host.flows.create({ name: "W2", definition: 
 await host.close();
 
 const profDir = path.join(work, "profile");
-const target = await startSwitchyard(dataDir, [`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);
+const target = await startSwitchyard(dataDir, {
+  role: values.role as Role,
+  nodeArgs: [`--cpu-prof`, `--cpu-prof-dir=${profDir}`],
+});
 const cpuMs = () => {
   const f = readFileSync(`/proc/${target.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime in clock ticks (USER_HZ = 100)
@@ -81,8 +87,9 @@ const profile = JSON.parse(readFileSync(file, "utf8")) as {
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+// Function, file and line (of the bundle for our code: its .map names the source).
 const label = (n: ProfileNode) =>
-  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^file:\/\/.*\/packages\//, "")}`;
+  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^file:\/\/.*\/packages\//, "")}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ""}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;

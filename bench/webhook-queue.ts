@@ -106,7 +106,7 @@ export async function benchQueue(o: { seconds: number; rounds: number }) {
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}; ` +
       `PostgreSQL and Redis on the same machine; ${o.rounds} round(s) × ${o.seconds} s, 20 connections`,
   );
-  const single = await startSwitchyard(sqliteDir);
+  const single = await startSwitchyard(sqliteDir, { role: "worker" });
   await measure("SQLite, one process", single.url);
   await single.stop();
 

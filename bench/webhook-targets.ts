@@ -1,6 +1,6 @@
 /** Servers the webhook benchmark drives: a raw node:http baseline, the durable floor, Switchyard, and optionally Node-RED. */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -105,19 +105,26 @@ export async function startDurableFloor(dbFile: string, flowId: string): Promise
   return { name: "durable floor", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
+/** How Switchyard is started: `start` is what `npm start` runs (web app, API, triggers, runs), `worker` runs without the web app. */
+export type Role = "start" | "worker";
+
 export async function startSwitchyard(
   dataDir: string,
-  nodeArgs: string[] = [],
-  checkout = root,
-  name = "Switchyard",
+  opts: { role?: Role; nodeArgs?: string[]; checkout?: string; name?: string } = {},
 ): Promise<Target> {
-  // Measured as deployed: the precompiled runtime (the worker says which code it runs).
+  const { role = "start", nodeArgs = [], checkout = root } = opts;
+  const name = opts.name ?? (role === "start" ? "Switchyard" : "Switchyard worker");
+  // Measured as deployed: the precompiled runtime (the process says which code it runs).
   execFileSync(process.execPath, [path.join(checkout, "packages/runtime/scripts/build-dist.mjs")], {
     stdio: "inherit",
   });
+  if (role === "start" && !existsSync(path.join(checkout, "apps/web/.next/BUILD_ID")))
+    throw new Error(
+      `the web app in ${checkout} is not built: run \`node scripts/run.mjs turbo run build --filter=@switchyard/web\` there`,
+    );
   const child = spawn(
     process.execPath,
-    [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), "worker"],
+    [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), role],
     {
       env: {
         ...process.env,
@@ -126,12 +133,18 @@ export async function startSwitchyard(
         HOST: "127.0.0.1",
         SWITCHYARD_SMTP_PORT: "0",
         LOG_LEVEL: "warn",
+        NODE_ENV: "production",
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  const m = await waitForLine(child, /listening on [\d.]+:(\d+) \(([^)]+)\)/, "switchyard worker");
-  if (m[2] !== "precompiled") throw new Error(`the worker runs ${m[2]}, not the precompiled runtime`);
+  // `start` prints "is running at http://127.0.0.1:PORT (origin)", `worker` "listening on HOST:PORT (origin)".
+  const m = await waitForLine(
+    child,
+    /(?:listening on [\d.]+:|running at http:\/\/[\w.]+:)(\d+)\S* \(([^)]+)\)/,
+    `switchyard ${role}`,
+  );
+  if (m[2] !== "precompiled") throw new Error(`switchyard ${role} runs ${m[2]}, not the precompiled runtime`);
   return { name, url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
 
@@ -148,6 +161,19 @@ export function baselineCheckout(ref: string): { dir: string; sha: string } {
   if (!existsSync(dir))
     execFileSync("git", ["worktree", "add", "--detach", dir, sha], { cwd: root, stdio: "inherit" });
   execFileSync(process.execPath, [path.join(dir, "scripts/bootstrap.mjs")], { cwd: dir, stdio: "inherit" });
+  // `switchyard start` serves the web app, so the baseline needs its own build (turbo skips it when cached).
+  execFileSync(
+    process.execPath,
+    [
+      path.join(dir, "scripts/run.mjs"),
+      "turbo",
+      "run",
+      "build",
+      "--filter=@switchyard/web",
+      "--output-logs=errors-only",
+    ],
+    { cwd: dir, stdio: "inherit" },
+  );
   return { dir, sha };
 }
 
@@ -241,13 +267,37 @@ export async function startNodeRed(workDir: string): Promise<Target> {
   };
 }
 
-/** Resident memory of a process in MB (Linux /proc). */
+/** Resident memory of a process and all its descendants in MB (Linux /proc): the whole tree counts. */
 export function rssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return kb / 1024;
-  } catch {
-    return Number.NaN;
+  let kb = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // the process ended between the listing and the read
+    }
   }
+  return kb ? kb / 1024 : Number.NaN;
+}
+
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 4 of /proc/PID/stat, after the parenthesised command name (which may hold spaces).
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone
+    }
+  }
+  const out: number[] = [];
+  for (let queue = [pid]; queue.length; ) {
+    const kids = children.get(queue.shift()!) ?? [];
+    out.push(...kids);
+    queue.push(...kids);
+  }
+  return out;
 }

@@ -1,43 +1,49 @@
 /**
- * Webhook hot path: Switchyard vs a raw node:http server, the durable floor (raw node:http that also
- * commits the run and its step rows before answering: what durability alone costs), and Node-RED with
- * --node-red.
+ * Webhook hot path: Switchyard as `npm start` runs it (web app loaded) and as `switchyard worker` runs it,
+ * against a raw node:http server, the durable floor (raw node:http that also commits the run and its step
+ * rows before answering: what durability alone costs) and, with --node-red, Node-RED — all in one run,
+ * interleaved round by round.
  *
- *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--seconds 20] [--rounds 3] [--warmup 5]
+ *   npx tsx bench/webhook.ts [--node-red] [--baseline REF] [--stored N] [--cases W2,W1]
+ *                            [--seconds 15] [--rounds 3] [--warmup 5] [--no-worker]
  *   npx tsx bench/webhook.ts --queue [--seconds 10] [--rounds 1]   (scale-out: see bench/webhook-queue.ts)
  *
- * --baseline REF also runs Switchyard as of git REF (e.g. the commit before a change), interleaved with the rest.
+ * --baseline REF also runs `switchyard start` as of git REF (e.g. the commit before a change), on a data dir
+ * its own code created. --stored N writes N finished W2 runs (with steps) into every Switchyard data dir
+ * first: the hot path of a long-lived install. Retention is off, so every run made is kept and checked.
  *
  * W2: webhook (sync) → data.set {ok: true, n: n + 1} → webhook.respond.  W1: webhook → respond.
- * Targets are interleaved round by round; every 2xx Switchyard answered must have a persisted run with its
- * steps afterwards (checked at the end).
+ * Every 2xx a Switchyard target answered must have a persisted, succeeded run with its steps (checked at the
+ * end). Peak RSS is the whole process tree's.
  */
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { openRawDatabase } from "../packages/db/src/index";
-import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
 import {
   baselineCheckout,
+  root,
   rssMb,
   startDurableFloor,
   startNodeRed,
   startRaw,
   startSwitchyard,
   type Target,
-  w1,
-  w2,
 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
     "node-red": { type: "boolean", default: false },
     baseline: { type: "string" },
-    seconds: { type: "string", default: "20" },
+    stored: { type: "string", default: "0" },
+    cases: { type: "string", default: "W2,W1" },
+    seconds: { type: "string", default: "15" },
     rounds: { type: "string", default: "3" },
     warmup: { type: "string", default: "5" },
+    "no-worker": { type: "boolean", default: false },
     queue: { type: "boolean", default: false },
   },
 });
@@ -50,6 +56,8 @@ if (values.queue) {
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
+const STORED = Number(values.stored);
+const CASES = values.cases.split(",");
 
 interface Sample {
   rps: number;
@@ -86,73 +94,86 @@ async function drive(t: Target, pathName: string, connections: number, seconds: 
   };
 }
 
-let floorFlowId = "";
+/** A data dir holding W2 and W1, made by `checkout`'s own code (see webhook-seed.ts). */
+function seed(checkout: string, dataDir: string, stored: number): Record<string, string> {
+  const out = execFileSync(
+    path.join(root, "node_modules/.bin/tsx"),
+    [path.join(root, "bench/webhook-seed.ts"), checkout, dataDir, String(stored)],
+    { cwd: checkout, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string>;
+}
+
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-bench-"));
-const dataDir = path.join(work, "switchyard");
-const floorDb = path.join(work, "floor", "floor.db");
-{
-  // The floor writes into a copy of Switchyard's schema (same indexes and foreign keys), flow included.
-  const floor = await createHost(
-    parseConfig({ SWITCHYARD_DATA_DIR: path.dirname(floorDb), SWITCHYARD_SMTP_PORT: "0" }),
-    createLogger("silent"),
-    { seed: false },
-  );
-  const { id } = await floor.flows.create({ name: "W2", definition: w2 });
-  await floor.close();
-  floorFlowId = id;
-}
-{
-  const host = await createHost(
-    parseConfig({ SWITCHYARD_DATA_DIR: dataDir, SWITCHYARD_SMTP_PORT: "0" }),
-    createLogger("silent"),
-    { seed: false },
-  );
-  for (const [name, def] of [
-    ["W2", w2],
-    ["W1", w1],
-  ] as const) {
-    const { id } = await host.flows.create({ name, definition: def });
-    await host.control.setActive(id, true);
-  }
-  await host.close();
-}
+const dirs = {
+  start: path.join(work, "start"),
+  worker: path.join(work, "worker"),
+  floor: path.join(work, "floor"),
+};
+const ids = seed(root, dirs.start, STORED);
+if (!values["no-worker"]) cpSync(dirs.start, dirs.worker, { recursive: true });
+// The floor writes into a copy of Switchyard's schema (same indexes, foreign keys and triggers), flow included.
+seed(root, dirs.floor, 0);
 
 const baseline = values.baseline ? baselineCheckout(values.baseline) : undefined;
-// The baseline serves its own copy of the same flows (the data dir is copied before any target starts).
 const baselineDir = path.join(work, "baseline");
-if (baseline) cpSync(dataDir, baselineDir, { recursive: true });
+if (baseline) seed(baseline.dir, baselineDir, STORED);
 
-const targets: { t: Target; paths: Record<string, string> }[] = [];
-targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" } });
+interface Entry {
+  t: Target;
+  paths: Record<string, string>;
+  /** Switchyard targets: the data dir whose runs are checked at the end. */
+  dataDir?: string;
+  ok: number;
+}
+const hooks = { W2: "/hooks/w2", W1: "/hooks/w1" };
+const targets: Entry[] = [];
+targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" }, ok: 0 });
 targets.push({
-  t: await startDurableFloor(path.join(path.dirname(floorDb), "switchyard.db"), floorFlowId),
+  t: await startDurableFloor(path.join(dirs.floor, "switchyard.db"), floorFlowId()),
   paths: { W2: "/", W1: "/" },
+  ok: 0,
 });
-targets.push({ t: await startSwitchyard(dataDir), paths: { W2: "/hooks/w2", W1: "/hooks/w1" } });
+targets.push({ t: await startSwitchyard(dirs.start), paths: hooks, dataDir: dirs.start, ok: 0 });
+if (!values["no-worker"])
+  targets.push({
+    t: await startSwitchyard(dirs.worker, { role: "worker" }),
+    paths: hooks,
+    dataDir: dirs.worker,
+    ok: 0,
+  });
 if (baseline)
   targets.push({
-    t: await startSwitchyard(baselineDir, [], baseline.dir, `Switchyard @${baseline.sha}`),
-    paths: { W2: "/hooks/w2", W1: "/hooks/w1" },
+    t: await startSwitchyard(baselineDir, { checkout: baseline.dir, name: `Switchyard @${baseline.sha}` }),
+    paths: hooks,
+    dataDir: baselineDir,
+    ok: 0,
   });
-if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" } });
+if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" }, ok: 0 });
+
+function floorFlowId(): string {
+  const db = openRawDatabase(path.join(dirs.floor, "switchyard.db"));
+  const id = db.prepare(`SELECT id FROM "Flow" WHERE name = 'W2'`).pluck().get() as string;
+  db.close();
+  return id;
+}
 
 console.log(
   `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}`,
 );
 console.log(
-  `autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved\n`,
+  `autocannon: ${ROUNDS} rounds × ${SECONDS} s per target and case, ${WARMUP} s warm-up, targets interleaved; ${STORED.toLocaleString()} runs stored before the first request; flow ids ${JSON.stringify(ids)}\n`,
 );
 
 const results = new Map<string, Sample[]>();
-let switchyardOk = 0;
-for (const t of targets) await drive(t.t, t.paths.W2!, 20, WARMUP);
-for (const flow of ["W2", "W1"]) {
+for (const e of targets) e.ok += (await drive(e.t, e.paths.W2!, 20, WARMUP)).ok;
+for (const flow of CASES) {
   for (const c of [20, 1]) {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const { t, paths } of targets) {
-        const s = await drive(t, paths[flow]!, c, SECONDS);
-        if (t.name === "Switchyard") switchyardOk += s.ok;
-        const key = `${flow} c=${c} ${t.name}`;
+      for (const e of targets) {
+        const s = await drive(e.t, e.paths[flow]!, c, SECONDS);
+        e.ok += s.ok;
+        const key = `${flow} c=${c}|${e.t.name}`;
         results.set(key, [...(results.get(key) ?? []), s]);
       }
     }
@@ -161,78 +182,89 @@ for (const flow of ["W2", "W1"]) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: string[] = [];
-rows.push("| case | target | req/s | p50 ms | p97.5 ms | p99 ms | errors | peak RSS MB |");
-rows.push("|---|---|---:|---:|---:|---:|---:|---:|");
+rows.push("| case | target | req/s (rounds) | median req/s | p50 ms | p99 ms | errors | peak RSS MB |");
+rows.push("|---|---|---|---:|---:|---:|---:|---:|");
 for (const [key, samples] of results) {
-  const [flow, c, ...name] = key.split(" ");
+  const [flowCase, name] = key.split("|");
   rows.push(
-    `| ${flow} ${c} | ${name.join(" ")} | ${median(samples.map((s) => s.rps)).toFixed(0)} | ${median(samples.map((s) => s.p50))} | ${median(samples.map((s) => s.p975))} | ${median(samples.map((s) => s.p99))} | ${samples.reduce((a, s) => a + s.errors + s.non2xx, 0)} | ${Math.max(...samples.map((s) => s.rss)).toFixed(0)} |`,
+    `| ${flowCase} | ${name} | ${samples.map((s) => s.rps.toFixed(0)).join(" / ")} | ${median(samples.map((s) => s.rps)).toFixed(0)} | ${median(samples.map((s) => s.p50))} | ${median(samples.map((s) => s.p99))} | ${samples.reduce((a, s) => a + s.errors + s.non2xx, 0)} | ${Math.max(...samples.map((s) => s.rss)).toFixed(0)} |`,
   );
 }
 console.log(rows.join("\n"));
-const rps = (flow: string, c: number, name: string) =>
-  median((results.get(`${flow} c=${c} ${name}`) ?? []).map((s) => s.rps));
-for (const flow of ["W2", "W1"]) {
-  const sy = rps(flow, 20, "Switchyard");
-  console.log(`\n${flow} c=20: Switchyard/raw = ${(sy / rps(flow, 20, "raw node:http")).toFixed(2)}`);
-  console.log(
-    `${flow} c=20: durable floor/raw = ${(rps(flow, 20, "durable floor") / rps(flow, 20, "raw node:http")).toFixed(2)}, Switchyard/durable floor = ${(sy / rps(flow, 20, "durable floor")).toFixed(2)}`,
-  );
-  const nr = targets.find((x) => x.t.name.startsWith("Node-RED"));
-  if (nr) console.log(`${flow} c=20: Switchyard/Node-RED = ${(sy / rps(flow, 20, nr.t.name)).toFixed(2)}`);
-  if (baseline) {
-    for (const c of [20, 1]) {
-      const base = rps(flow, c, `Switchyard @${baseline.sha}`);
-      console.log(
-        `${flow} c=${c}: Switchyard/Switchyard @${baseline.sha} = ${(rps(flow, c, "Switchyard") / base).toFixed(3)}`,
-      );
+const rps = (flowCase: string, name: string) =>
+  median((results.get(`${flowCase}|${name}`) ?? []).map((s) => s.rps));
+const nodeRed = targets.find((x) => x.t.name.startsWith("Node-RED"))?.t.name;
+console.log("");
+for (const flow of CASES)
+  for (const c of [20, 1])
+    for (const e of targets.filter((x) => x.dataDir)) {
+      const k = `${flow} c=${c}`;
+      const sy = rps(k, e.t.name);
+      const parts = [
+        nodeRed ? `${(sy / rps(k, nodeRed)).toFixed(2)}× Node-RED` : "",
+        `${(sy / rps(k, "durable floor")).toFixed(2)}× durable floor`,
+        `${(sy / rps(k, "raw node:http")).toFixed(2)}× raw`,
+        baseline && e.t.name === "Switchyard"
+          ? `${(sy / rps(k, `Switchyard @${baseline.sha}`)).toFixed(3)}× @${baseline.sha}`
+          : "",
+      ].filter(Boolean);
+      console.log(`${k} ${e.t.name}: ${parts.join(", ")}`);
     }
-  }
-}
 
 for (const { t } of targets) await t.stop();
-const db = openRawDatabase(path.join(dataDir, "switchyard.db"));
-const runs = (db.prepare(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`).get() as { n: number }).n;
-const unfinished = (
-  db
-    .prepare(
-      `SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`,
-    )
-    .get() as { n: number }
-).n;
-const stepless = (
-  db
-    .prepare(`SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`)
-    .get() as { n: number }
-).n;
-db.close();
-console.log(
-  `\npersistence: ${switchyardOk} measured 2xx (plus warm-up) → ${runs} succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps`,
-);
+console.log("");
+let persisted = true;
+for (const e of targets.filter((x) => x.dataDir)) {
+  const db = openRawDatabase(path.join(e.dataDir!, "switchyard.db"));
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const runs = count(`SELECT COUNT(*) n FROM "Run" WHERE status = 'succeeded'`) - STORED;
+  const unfinished = count(
+    `SELECT COUNT(*) n FROM "Run" WHERE status NOT IN ('succeeded','failed','cancelled','timed_out')`,
+  );
+  const stepless = count(
+    `SELECT COUNT(*) n FROM "Run" r WHERE NOT EXISTS (SELECT 1 FROM "Step" s WHERE s.runId = r.id)`,
+  );
+  db.close();
+  const ok = runs >= e.ok && unfinished === 0 && stepless === 0;
+  persisted &&= ok;
+  console.log(
+    `persistence, ${e.t.name}: ${e.ok} answered 2xx → ${runs} new succeeded runs, ${unfinished} unfinished, ${stepless} runs without steps ${ok ? "✓" : "✗"}`,
+  );
+}
 
-// Issue 12, acceptance 2, for W2 at c=20 (medians; peak RSS over every sample).
-const w2Samples = results.get("W2 c=20 Switchyard") ?? [];
-const nodeRed = targets.find((x) => x.t.name.startsWith("Node-RED"))?.t.name;
-const vsNodeRed = nodeRed ? rps("W2", 20, "Switchyard") / rps("W2", 20, nodeRed) : undefined;
-const vsRaw = rps("W2", 20, "Switchyard") / rps("W2", 20, "raw node:http");
-const p99 = median(w2Samples.map((s) => s.p99));
-const peak = Math.max(...w2Samples.map((s) => s.rss));
-const verdicts: [string, boolean | undefined, string][] = [
-  [
-    "≥ 1.2× Node-RED",
-    vsNodeRed === undefined ? undefined : vsNodeRed >= 1.2,
-    vsNodeRed?.toFixed(2) ?? "run with --node-red",
-  ],
-  ["≥ 0.25× raw node:http", vsRaw >= 0.25, vsRaw.toFixed(2)],
-  ["p99 ≤ 20 ms", p99 <= 20, `${p99} ms`],
-  ["RSS ≤ 200 MB", peak <= 200, `${peak.toFixed(0)} MB`],
-  [
-    "every run persisted with its steps",
-    runs >= switchyardOk && unfinished === 0 && stepless === 0,
-    `${runs} runs for ${switchyardOk} answers`,
-  ],
-];
-console.log("\nacceptance 2 (W2, c=20):");
-for (const [what, ok, value] of verdicts)
-  console.log(`  ${ok === undefined ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`);
+// Issue #25's targets, W2 (medians of rounds; peak RSS of the process tree over every sample).
+const k20 = "W2 c=20";
+const w2 = results.get(`${k20}|Switchyard`) ?? [];
+if (w2.length) {
+  const sy = rps(k20, "Switchyard");
+  const vsNodeRed = nodeRed ? sy / rps(k20, nodeRed) : undefined;
+  const vsNodeRed1 = nodeRed ? rps("W2 c=1", "Switchyard") / rps("W2 c=1", nodeRed) : undefined;
+  const vsFloor = sy / rps(k20, "durable floor");
+  const p99 = median(w2.map((s) => s.p99));
+  const peak = Math.max(
+    ...[...results].filter(([k]) => k.endsWith("|Switchyard")).flatMap(([, s]) => s.map((x) => x.rss)),
+  );
+  const verdicts: [string, boolean | undefined, string][] = [
+    [
+      "W2 c=20 ≥ 1.2× Node-RED",
+      vsNodeRed && vsNodeRed >= 1.2,
+      vsNodeRed?.toFixed(2) ?? "run with --node-red",
+    ],
+    ["W2 c=20 ≥ 0.5× durable floor", vsFloor >= 0.5, vsFloor.toFixed(2)],
+    ["W2 c=20 p99 ≤ 20 ms", p99 <= 20, `${p99} ms`],
+    ["peak RSS of the process tree ≤ 200 MB", peak <= 200, `${peak.toFixed(0)} MB`],
+    [
+      "W2 c=1 ≥ 0.8× Node-RED",
+      vsNodeRed1 && vsNodeRed1 >= 0.8,
+      vsNodeRed1?.toFixed(2) ?? "run with --node-red",
+    ],
+    ["every acknowledged request persisted with its steps", persisted, persisted ? "yes" : "no"],
+  ];
+  console.log(`\n#25 targets, \`switchyard start\` (npm start), ${STORED.toLocaleString()} runs stored:`);
+  for (const [what, ok, value] of verdicts)
+    console.log(
+      `  ${nodeRed === undefined && what.includes("Node-RED") ? "?" : ok ? "✓" : "✗"} ${what}: ${value}`,
+    );
+}
 rmSync(work, { recursive: true, force: true });
+if (!persisted) process.exitCode = 1;

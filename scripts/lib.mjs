@@ -91,7 +91,7 @@ export function ensureInstalled() {
     "pnpm-lock.yaml",
     "pnpm-workspace.yaml",
     "apps/web/package.json",
-    ...["contracts", "engine", "nodes", "agent", "memory", "db", "runtime"].map(
+    ...["contracts", "engine", "nodes", "agent", "memory", "db", "runtime", "import-n8n"].map(
       (p) => `packages/${p}/package.json`,
     ),
   ];

@@ -1,6 +1,6 @@
 // `npm start`: install (if needed), build the web app (cached by turbo), migrate, seed, serve.
-import { spawn } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { childEnv, ensureInstalled, root, run, step } from "./lib.mjs";
 
 ensureInstalled();
@@ -13,10 +13,10 @@ run("turbo", [
   "--output-logs=errors-only",
 ]);
 step("starting Switchyard");
-const child = spawn(process.execPath, [path.join(root, "packages/runtime/bin/switchyard.mjs"), "start"], {
-  cwd: root,
-  stdio: "inherit",
-  env: childEnv(),
-});
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The server runs in this process rather than a child: one Node.js process fewer (≈ 40 MB) for the tree
+// `npm start` leaves running. It sees what a child would: the environment, the folder and its arguments.
+const bin = path.join(root, "packages/runtime/bin/switchyard.mjs");
+Object.assign(process.env, childEnv());
+process.chdir(root);
+process.argv = [process.argv[0], bin, "start"];
+await import(pathToFileURL(bin).href);

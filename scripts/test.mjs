@@ -2,6 +2,7 @@
 // `npm test -- --repeat N`: the unit and integration tests N times in a row (each in fresh processes), to
 // catch tests that pass or fail by timing before they land; `--only runtime,web` limits the repeats.
 import { ensureChromium } from "./ensure-chromium.mjs";
+import { ensureDovecot } from "./ensure-dovecot.mjs";
 import { ensureInstalled, run, step } from "./lib.mjs";
 
 const { repeat, only } = parseArgs(process.argv.slice(2));
@@ -13,6 +14,8 @@ step("typecheck");
 run("turbo", ["run", "typecheck", "--output-logs=errors-only"]);
 step("precompiling the runtime (the CLI tests run it like production does)");
 run("turbo", ["run", "build", "--filter=@switchyard/runtime", "--output-logs=errors-only"]);
+// The IMAP trigger's tests start their own Dovecot from Debian's package.
+ensureDovecot();
 const filters = only.map((p) => `--filter=@switchyard/${p}`);
 for (let i = 1; i <= repeat; i++) {
   step(

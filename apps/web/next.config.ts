@@ -10,6 +10,7 @@ const config: NextConfig = {
     "@switchyard/memory",
     "@switchyard/db",
     "@switchyard/runtime",
+    "@switchyard/import-n8n",
   ],
   // Type errors are caught by `turbo run typecheck` (part of npm test); checking again here doubles build time.
   typescript: { ignoreBuildErrors: true },

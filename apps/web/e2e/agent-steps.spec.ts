@@ -174,7 +174,7 @@ test("the agent node picks from the loaded agents, flags an unknown one at save 
   // Activation is refused, naming the node, the ref and the agents that exist.
   await page.getByLabel("Active", { exact: true }).click();
   await expect(page.getByTestId("notice")).toContainText(
-    'node "ask" field "agent_ref": no agent "support_triage" is loaded; known agents: classifier, context_scout, drafter, flow_memory_agent, orchestrator, researcher',
+    'node "ask" field "agent_ref": no agent "support_triage" is loaded; known agents: classifier, context_scout, drafter, flow_memory_agent, operator, orchestrator, planner, researcher, support_responder',
   );
   await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
 
@@ -190,8 +190,11 @@ test("the agent node picks from the loaded agents, flags an unknown one at save 
     "Context Scout (context_scout)",
     "Drafter (drafter)",
     "Flow Memory Agent (flow_memory_agent)",
+    "Operator (operator)",
     "Master Agent (orchestrator)",
+    "Planner (planner)",
     "Researcher (researcher)",
+    "Support Responder (support_responder)",
   ]);
   await picker.selectOption({ label: "Classifier (classifier)" });
   await expect(page.getByTestId("agent-when-to-use")).toContainText("Labels one input into the categories");

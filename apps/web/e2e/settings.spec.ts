@@ -172,7 +172,13 @@ test("agent policy: edit ceilings and the live preview follows", async ({ page }
     "memory_hybrid_search",
     "memory_recall",
   ]);
-  await expect(preview.getByTestId("tool-hidden")).toHaveText(["http_get"]);
+  await expect(preview.getByTestId("tool-hidden")).toHaveText([
+    "http_get",
+    "http_request",
+    "run_code",
+    "send_email",
+    "start_flow",
+  ]);
   await expect(preview.getByTestId("policy-boundary")).toContainText("- Allowed permission: read_only");
 
   // Unsaved edit: the preview changes at once.
@@ -185,7 +191,7 @@ test("agent policy: edit ceilings and the live preview follows", async ({ page }
   ]);
   await expect(preview.getByTestId("policy-boundary")).toContainText("- Allowed permission: none");
   await expect(preview.getByTestId("policy-boundary")).toContainText(
-    "- Restricted tools: 4 omitted by policy",
+    "- Restricted tools: 8 omitted by policy",
   );
   await expect(preview).toContainText("(unsaved)");
   await shot(page, testInfo, "policy-edited");

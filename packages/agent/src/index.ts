@@ -8,5 +8,6 @@ export * from "./policy/index";
 export * from "./prompt/index";
 export * from "./runner/index";
 export * from "./testing/scripted-llm-server";
+export * from "./tools/actions";
 export * from "./tools/http-get";
 export * from "./tools/tool";

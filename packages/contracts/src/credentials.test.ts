@@ -102,4 +102,83 @@ describe("credential types", () => {
       pass: "",
     });
   });
+
+  it("binds database, broker and mailbox credentials to their host, with defaults for optional fields", () => {
+    const issues = (type: keyof typeof credentialTypes, data: unknown) =>
+      credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
+    const pg = {
+      host: "db.example.com",
+      port: "5432",
+      database: "app",
+      user: "app",
+      allowedHosts: "x.example.com",
+    };
+    expect(issues("postgres", pg)).toEqual([
+      ["allowedHosts", "the PostgreSQL host db.example.com is not among the allowed hosts"],
+    ]);
+    expect(issues("mysql", { ...pg, database: "" })).toEqual([
+      ["database", "Too small: expected string to have >=1 characters"],
+      ["allowedHosts", "the MySQL host db.example.com is not among the allowed hosts"],
+    ]);
+    expect(credentialTypes.postgres.parse({ ...pg, allowedHosts: "*.example.com" })).toEqual({
+      ...pg,
+      allowedHosts: "*.example.com",
+      password: "",
+      ssl: "false",
+    });
+    expect(credentialTypes.redis.parse({ host: "127.0.0.1", allowedHosts: "127.0.0.1" })).toEqual({
+      host: "127.0.0.1",
+      port: "6379",
+      user: "",
+      password: "",
+      db: "0",
+      allowedHosts: "127.0.0.1",
+    });
+    expect(issues("redis", { host: "r.example.com", db: "x", allowedHosts: "r.example.com" })).toEqual([
+      ["db", "a database number, 0 or more"],
+    ]);
+    expect(issues("nats", { host: "nats.example.com", allowedHosts: "" })?.[0]).toEqual([
+      "allowedHosts",
+      "list the hosts this credential may be sent to, e.g. api.example.com or *.example.com",
+    ]);
+    expect(
+      issues("imap", {
+        host: "imap.example.com",
+        user: "me",
+        password: "pw",
+        allowedHosts: "mail.example.com",
+      }),
+    ).toEqual([["allowedHosts", "the IMAP host imap.example.com is not among the allowed hosts"]]);
+  });
+
+  it("binds MQTT and AMQP brokers to their allowed hosts, with the brokers' default ports", () => {
+    const issues = (type: keyof typeof credentialTypes, data: unknown) =>
+      credentialTypes[type].safeParse(data).error?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues("mqtt", { host: "mqtt.example.com", allowedHosts: "broker.example.com" })).toEqual([
+      ["allowedHosts", "the MQTT host mqtt.example.com is not among the allowed hosts"],
+    ]);
+    expect(credentialTypes.mqtt.parse({ host: "mqtt.example.com", allowedHosts: "*.example.com" })).toEqual({
+      host: "mqtt.example.com",
+      port: "1883",
+      secure: "false",
+      user: "",
+      password: "",
+      clientIdPrefix: "switchyard",
+      allowedHosts: "*.example.com",
+    });
+    expect(
+      issues("mqtt", { host: "m.example.com", clientIdPrefix: "has space", allowedHosts: "m.example.com" }),
+    ).toEqual([["clientIdPrefix", "use up to 32 letters, digits, - or _"]]);
+    const amqp = {
+      host: "rabbit.example.com",
+      user: "app",
+      password: "pw",
+      allowedHosts: "rabbit.example.com",
+    };
+    expect(credentialTypes.amqp.parse(amqp)).toEqual({ ...amqp, port: "5672", secure: "false", vhost: "/" });
+    expect(issues("amqp", { ...amqp, host: "other.example.com", port: "0" })).toEqual([
+      ["port", "use a port from 1 to 65535"],
+      ["allowedHosts", "the AMQP host other.example.com is not among the allowed hosts"],
+    ]);
+  });
 });

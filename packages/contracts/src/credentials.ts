@@ -81,18 +81,100 @@ const allowedHosts = z
   })
   .describe("Hosts this credential may be sent to (comma-separated; *.example.com for subdomains)");
 
+/** A TCP port as credential text (all credential values are strings). */
+const portField = z
+  .string()
+  .regex(/^\d+$/)
+  // Only digits get a range check: "25x" is reported once, by the regex.
+  .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535");
+
 /** The fields of an SMTP credential as stored; the e-mail node reads them, checking the host itself. */
 export const smtpCredentialFields = z.object({
   host: z.string().min(1),
-  port: z
-    .string()
-    .regex(/^\d+$/)
-    // Only digits get a range check: "25x" is reported once, by the regex.
-    .refine((p) => !/^\d+$/.test(p) || (Number(p) >= 1 && Number(p) <= 65_535), "use a port from 1 to 65535"),
+  port: portField,
   secure: z.enum(["true", "false"]).default("false"),
   user: z.string().default(""),
   pass: z.string().default(""),
   from: z.string().min(3),
+  allowedHosts,
+});
+
+const flag = z.enum(["true", "false"]);
+
+/** A server credential (database, broker, mailbox): its host must be among its own allowed hosts. */
+function hostBound<T extends z.ZodObject<{ host: z.ZodString; allowedHosts: typeof allowedHosts }>>(
+  fields: T,
+  what: string,
+) {
+  return fields.refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
+    path: ["allowedHosts"],
+    error: (i) => `the ${what} host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
+  });
+}
+
+/** PostgreSQL and MySQL/MariaDB: the postgres.query and mysql.query nodes read these. */
+export const sqlCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField,
+  database: z.string().min(1),
+  user: z.string().min(1),
+  password: z.string().default(""),
+  ssl: flag.default("false").describe("true: TLS, verifying the server's certificate against the host name"),
+  allowedHosts,
+});
+
+/** Redis: the redis.command node. `db` is the logical database number (default 0). */
+export const redisCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("6379"),
+  user: z.string().default("").describe("ACL user name (Redis 6+); empty for the default user"),
+  password: z.string().default(""),
+  db: z.string().regex(/^\d+$/, "a database number, 0 or more").default("0"),
+  allowedHosts,
+});
+
+/** NATS: one server (host and port); user and password, or a token, when the server wants them. */
+export const natsCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("4222"),
+  user: z.string().default(""),
+  password: z.string().default(""),
+  token: z.string().default(""),
+  allowedHosts,
+});
+
+/** An IMAP mailbox the trigger.imap listener polls. `secure`: implicit TLS (port 993); else STARTTLS when offered. */
+export const imapCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("993"),
+  secure: flag.default("true"),
+  user: z.string().min(1),
+  password: z.string().min(1),
+  allowedHosts,
+});
+/** An MQTT broker (mqtt.publish, trigger.mqtt); plain TCP, or TLS with `secure`. */
+export const mqttCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("1883"),
+  secure: z.enum(["true", "false"]).default("false"),
+  user: z.string().default(""),
+  password: z.string().default(""),
+  /** Client ids are this prefix plus the flow/node (triggers) or a random suffix (publishing). */
+  clientIdPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{0,32}$/, "use up to 32 letters, digits, - or _")
+    .default("switchyard"),
+  allowedHosts,
+});
+
+/** An AMQP 0-9-1 broker such as RabbitMQ (amqp.publish, trigger.amqp); plain TCP, or TLS with `secure`. */
+export const amqpCredentialFields = z.object({
+  host: z.string().min(1),
+  port: portField.default("5672"),
+  secure: z.enum(["true", "false"]).default("false"),
+  vhost: z.string().default("/"),
+  user: z.string().min(1),
+  password: z.string(),
   allowedHosts,
 });
 
@@ -101,13 +183,17 @@ export const credentialTypes = {
   httpHeader: z.object({ name: z.string().min(1), value: z.string().min(1), allowedHosts }),
   httpBearer: z.object({ token: z.string().min(1), allowedHosts }),
   httpBasic: z.object({ user: z.string().min(1), password: z.string(), allowedHosts }),
-  smtp: smtpCredentialFields.refine((d) => hostAllowed(d.host, parseAllowedHosts(d.allowedHosts)), {
-    path: ["allowedHosts"],
-    error: (i) => `the SMTP host ${(i.input as { host?: string }).host} is not among the allowed hosts`,
-  }),
+  smtp: hostBound(smtpCredentialFields, "SMTP"),
   // Inbound only (checked against requests that arrive), so it is never sent anywhere: no hosts.
   webhookSecret: z.object({ secret: z.string().min(1) }),
   llmProvider: z.object({ apiKey: z.string().min(1), allowedHosts }),
+  postgres: hostBound(sqlCredentialFields, "PostgreSQL"),
+  mysql: hostBound(sqlCredentialFields, "MySQL"),
+  redis: hostBound(redisCredentialFields, "Redis"),
+  nats: hostBound(natsCredentialFields, "NATS"),
+  imap: hostBound(imapCredentialFields, "IMAP"),
+  mqtt: hostBound(mqttCredentialFields, "MQTT"),
+  amqp: hostBound(amqpCredentialFields, "AMQP"),
 } as const;
 export type CredentialType = keyof typeof credentialTypes;
 
@@ -119,6 +205,13 @@ export const credentialLabels: Readonly<Record<CredentialType, string>> = {
   smtp: "SMTP server",
   webhookSecret: "Webhook secret",
   llmProvider: "LLM provider API key",
+  postgres: "PostgreSQL database",
+  mysql: "MySQL / MariaDB database",
+  redis: "Redis server",
+  nats: "NATS server",
+  imap: "IMAP mailbox",
+  mqtt: "MQTT broker",
+  amqp: "AMQP broker (RabbitMQ)",
 };
 
 /** Fields that hold a secret: typed into a password box, never shown again. */

@@ -135,6 +135,7 @@ export type ProblemCode =
   | "multiple_triggers"
   | "check_failed"
   | "unknown_agent"
+  | "placeholder_node"
   | "internal";
 
 export interface Problem {

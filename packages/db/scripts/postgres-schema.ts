@@ -19,8 +19,8 @@ export function toPostgresSchema(source: string): string {
   const swaps: [string, string][] = [
     [`provider = "sqlite"`, `provider = "postgresql"`],
     [
-      `output   = "../packages/db/src/generated/prisma"`,
-      `output   = "../../packages/db/src/generated/prisma-pg"`,
+      `output        = "../packages/db/src/generated/prisma"`,
+      `output        = "../../packages/db/src/generated/prisma-pg"`,
     ],
   ];
   let out = source;

@@ -7,6 +7,7 @@ export type { DatabaseHandle } from "./open";
 export { createFlowRepo, NotFoundError } from "./repos/flows";
 export type { FlowRepo, FlowSummary, FlowVersionRecord } from "./repos/flows";
 export { createRunRepo } from "./repos/runs";
+export { createRunSearchIndexer, type RunSearchIndexer } from "./repos/run-search-indexer";
 export type { RunListQuery, RunRepo } from "./repos/runs";
 export { deleteEmptyRunCounts, runVolume } from "./repos/run-volume";
 export type { RunVolume } from "./repos/run-volume";

@@ -2,6 +2,7 @@
  * The node contract: what the executor hands a node and what it gets back.
  * Node packages implement it; the executor consumes it. Nothing here does I/O.
  */
+import type { FlowNode, Problem } from "@switchyard/contracts/flow";
 import type { RunChannel } from "@switchyard/contracts/runs";
 import type { z } from "zod";
 
@@ -59,6 +60,20 @@ export interface SecretsReader {
   get(credentialId: string): Promise<{ type: string; data: Record<string, string> }>;
 }
 
+/**
+ * Connections shared across runs (database pools, broker clients), one per key. `use` opens the
+ * resource on first use and holds it while `fn` runs; the host closes it once nothing has used it for
+ * its idle time, and closes every one on shutdown.
+ */
+export interface ConnectionPools {
+  use<T, R>(key: string, resource: PooledResource<T>, fn: (conn: T) => Promise<R>): Promise<R>;
+}
+
+export interface PooledResource<T> {
+  open(): Promise<T>;
+  close(conn: T): Promise<void>;
+}
+
 export interface AgentRunRequest {
   agentRef: string;
   prompt: string;
@@ -99,6 +114,30 @@ export interface WebhookResponder {
 }
 
 /** Every capability a node may use. Tests pass plain fakes; absent ones are refused clearly. */
+/** One use of a shared connection: give it back with `release`, or `discard` it when it failed. */
+export interface ConnectionLease<T> {
+  connection: T;
+  release(): void;
+  /** Closes it now (a broken connection); the next `acquire` opens a new one. */
+  discard(): void;
+}
+
+/**
+ * Connections kept open between runs, one per key (a credential and its settings). After the last
+ * lease is released one stays open `idleMs`, then is closed; the host closes every one on shutdown.
+ */
+export interface SharedConnections {
+  acquire<T>(
+    key: string,
+    spec: {
+      /** Opens it; call `lost` when it dies by itself (the broker went away) so it is not handed out again. */
+      open(lost: () => void): Promise<T>;
+      close(connection: T): Promise<void> | void;
+      idleMs?: number;
+    },
+  ): Promise<ConnectionLease<T>>;
+}
+
 export interface NodeContext {
   nodeId: string;
   run: RunInfo;
@@ -111,6 +150,10 @@ export interface NodeContext {
   agents?: AgentRunner;
   flows?: SubflowCaller;
   webhook?: WebhookResponder;
+  /** Shared connections for database and broker nodes. */
+  pools?: ConnectionPools;
+  /** Long-lived client connections (brokers) shared per credential across runs; the host closes them. */
+  connections?: SharedConnections;
   /** How deep this run is in a chain of `flow.call`s (0 for a run started by a trigger). */
   callDepth?: number;
 }
@@ -127,6 +170,12 @@ export interface NodeExecuteArgs<C> {
   ctx: NodeContext;
   /** For nodes with several input ports: the items that arrived on each port (edge order). */
   inputsByPort?: Record<string, Item[]>;
+  /**
+   * `once` nodes only: resolves expressions in a raw (unresolved) config value against one input item,
+   * with the same scope a `perItem` node gets (item, items, trigger, nodes, run). Lets a node run every
+   * item in one go (one database transaction) and still take per-item values.
+   */
+  resolveForItem?: (value: unknown, item: Item | undefined) => Promise<unknown>;
 }
 
 export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
@@ -170,6 +219,11 @@ export interface NodeDefinition<S extends z.ZodType = z.ZodType> {
   example: z.input<S>;
   /** Upgrades a config saved with an older typeVersion. */
   migrate?: (config: unknown, fromVersion: number) => unknown;
+  /**
+   * Problems this type finds in a node beyond its config schema, reported by validation like any other
+   * (save keeps them as a draft's problems, activation refuses them): the import placeholder uses it.
+   */
+  check?: (node: FlowNode) => Problem[];
   execute(args: NodeExecuteArgs<z.infer<S>>): Promise<NodeResult>;
 }
 

@@ -9,6 +9,8 @@ export const nodeErrorCodes = [
   "expression_failed",
   "expression_limit",
   "http_failed",
+  /** A database, broker or other server refused the request or could not be reached. */
+  "service_failed",
   "timeout",
   "cancelled",
   "policy_denied",

@@ -2,9 +2,12 @@ import { type CatalogueEntry, catalogueEntry } from "@switchyard/contracts/catal
 import type { AnyNodeType, NodeRegistry } from "@switchyard/engine";
 import { z } from "zod";
 import { agentNode } from "./agent/agent";
+import { amqpPublishNode } from "./amqp/publish";
 import { codeNode } from "./code/code";
 import { setNode } from "./data/set";
 import { transformNode } from "./data/transform";
+import { mysqlQueryNode } from "./database/mysql";
+import { postgresQueryNode } from "./database/postgres";
 import { sendEmailNode } from "./email/send";
 import { callNode } from "./flow/call";
 import { mergeNode } from "./flow/merge";
@@ -12,13 +15,20 @@ import { noopNode } from "./flow/noop";
 import { splitNode } from "./flow/split";
 import { stopNode } from "./flow/stop";
 import { waitNode } from "./flow/wait";
+import { placeholderNode } from "./import/placeholder";
 import { httpRequestNode } from "./http/request";
 import { ifNode } from "./logic/if";
+import { natsPublishNode } from "./messaging/nats-publish";
 import { switchNode } from "./logic/switch";
+import { redisCommandNode } from "./redis/command";
+import { mqttPublishNode } from "./mqtt/publish";
+import { amqpTrigger } from "./triggers/amqp";
 import { cronTrigger } from "./triggers/cron";
 import { emailTrigger } from "./triggers/email";
 import { errorTrigger } from "./triggers/error";
+import { imapTrigger } from "./triggers/imap";
 import { manualTrigger } from "./triggers/manual";
+import { mqttTrigger } from "./triggers/mqtt";
 import { webhookTrigger } from "./triggers/webhook";
 import { respondNode } from "./webhook/respond";
 
@@ -29,6 +39,9 @@ export const nodeTypes: readonly AnyNodeType[] = [
   emailTrigger,
   cronTrigger,
   errorTrigger,
+  imapTrigger,
+  mqttTrigger,
+  amqpTrigger,
   httpRequestNode,
   setNode,
   transformNode,
@@ -44,6 +57,13 @@ export const nodeTypes: readonly AnyNodeType[] = [
   respondNode,
   sendEmailNode,
   agentNode,
+  postgresQueryNode,
+  mysqlQueryNode,
+  redisCommandNode,
+  natsPublishNode,
+  placeholderNode,
+  mqttPublishNode,
+  amqpPublishNode,
 ] as AnyNodeType[];
 
 /** Builds a registry over some node types; type ids must be unique. */

@@ -1,7 +1,17 @@
 export { agentNode } from "./agent/agent";
+export {
+  type AmqpTarget,
+  amqpServer,
+  amqpTarget,
+  brokerMessage,
+  connectAmqp,
+} from "./amqp/client";
+export { amqpPublishNode } from "./amqp/publish";
 export { catalogue, createRegistry, nodeTypes, registry } from "./catalogue";
 export { codeNode } from "./code/code";
 export { MAX_CONCURRENT_SANDBOXES, runSandbox, type SandboxOptions, sandboxStats } from "./code/sandbox";
+export { createConnectionPools, type HostConnectionPools } from "./connections/pools";
+export { type ServerTarget, type ServerTargetContext, serverTarget } from "./connections/server";
 export { setNode } from "./data/set";
 export { transformNode } from "./data/transform";
 export {
@@ -12,6 +22,8 @@ export {
   parseConfig,
   type TriggerSpec,
 } from "./define";
+export { mysqlQueryNode } from "./database/mysql";
+export { postgresQueryNode } from "./database/postgres";
 export { sendEmailNode } from "./email/send";
 export {
   isNodeError,
@@ -28,19 +40,28 @@ export { noopNode } from "./flow/noop";
 export { splitNode } from "./flow/split";
 export { stopNode } from "./flow/stop";
 export { waitNode } from "./flow/wait";
+export { placeholderNode } from "./import/placeholder";
 export { assertCredentialHost } from "./http/allowed-hosts";
 export { createHttpClient, type GuardedHttpClient, type HttpClientOptions } from "./http/client";
 export { httpRequestNode } from "./http/request";
 export { forbiddenHostName, forbiddenReason, isForbiddenAddress } from "./http/ssrf";
 export { type ResolvedAddress, vetUrl } from "./http/vet";
 export { ifNode } from "./logic/if";
+export { connectMqtt, type MqttTarget, mqttServer, mqttTarget } from "./mqtt/client";
+export { mqttPublishNode } from "./mqtt/publish";
 export { MAX_SWITCH_CASES, switchNode } from "./logic/switch";
+export { natsPublishNode } from "./messaging/nats-publish";
+export { redisCommandNode } from "./redis/command";
 export { type CronProblem, cronConfig, cronProblem, cronTrigger, isTimeZone } from "./triggers/cron";
 export { emailTrigger } from "./triggers/email";
 export { manualTrigger } from "./triggers/manual";
+export { mqttTrigger } from "./triggers/mqtt";
+export { amqpTrigger } from "./triggers/amqp";
 export { errorTrigger } from "./triggers/error";
+export { imapTrigger } from "./triggers/imap";
 export { webhookSignatureHeader, webhookTrigger } from "./triggers/webhook";
 export type { NodeArgs } from "./types";
+export { createSharedConnections, DEFAULT_IDLE_MS } from "./util/connections";
 export {
   forbiddenResponseHeaders,
   respondNode,

@@ -8,9 +8,10 @@ import {
   createOpenAiCompatibleProvider,
   DEFAULT_CHANNEL_CEILINGS,
   loadAgents,
+  type ManagedAgentRunner,
 } from "@switchyard/agent";
 import type { SettingsRepo } from "@switchyard/db";
-import type { AgentRunner, HttpClient, SecretsReader } from "@switchyard/engine";
+import type { HttpClient, SecretsReader } from "@switchyard/engine";
 import { assertCredentialHost } from "@switchyard/nodes";
 import { createMemoryTools, type MemoryReader, readUserFiles } from "@switchyard/memory";
 import { z } from "zod";
@@ -30,7 +31,8 @@ export const channelCeilingsSchema = z.record(z.string(), z.string());
 
 export interface AgentServices {
   definitions: Map<string, AgentDefinition>;
-  runner: AgentRunner;
+  /** Accepts per-step tools (the tools that act) on top of the engine's AgentRunner contract. */
+  runner: ManagedAgentRunner;
 }
 
 /**

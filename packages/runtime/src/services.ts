@@ -2,7 +2,15 @@ import { agentRefCheck } from "@switchyard/agent";
 import type { FlowRepo, SettingsRepo, StorageHandle } from "@switchyard/db";
 import type { NodeRegistry, RunProgressEvent, ValidateOptions } from "@switchyard/engine";
 import { openMemory } from "@switchyard/memory";
-import { createHttpClient, type GuardedHttpClient, nodeTypes, webhookTrigger } from "@switchyard/nodes";
+import {
+  createConnectionPools,
+  createHttpClient,
+  createSharedConnections,
+  type GuardedHttpClient,
+  nodeTypes,
+  webhookTrigger,
+} from "@switchyard/nodes";
+import { stepActionTools } from "./agent-tools";
 import { type AgentServices, createAgentServices, defaultAgentsDir } from "./agents";
 import type { Config } from "./config";
 import { createEventBus, type RunFinished } from "./events";
@@ -13,6 +21,7 @@ import { createRunExecutor } from "./runs/executor";
 import { createFlowCache } from "./runs/flow-cache";
 import { createInlineRuns } from "./runs/inline-runs";
 import { createRetentionJob } from "./retention/job";
+import { createSearchIndexing } from "./runs/search-indexing";
 import { createResponseHub } from "./runs/response-hub";
 import { createSqliteStepStore } from "./runs/sqlite-step-store";
 import { createStepRuns } from "./runs/step-runs";
@@ -65,7 +74,11 @@ export async function createServices(o: {
       allowHosts: ((await o.settings.get("http.allowHosts")) as string[] | undefined) ?? [],
     });
   };
+  // One pool per database/broker credential, shared by every run; closed after a minute unused and on stop.
+  const pools = createConnectionPools();
   const hooks = { production: createHookRegistry(), test: createHookRegistry() };
+  // Broker connections of publishing nodes, shared per credential across runs; closed when idle or on stop.
+  const connections = createSharedConnections();
   const attachments = createAttachmentStore(config.dataDir);
   const extras = createStepExtras();
   const responses = createResponseHub();
@@ -123,6 +136,13 @@ export async function createServices(o: {
       isRunning,
       ...(pgParts ? { coordinator: pgParts.coordinator } : {}),
     },
+    imap: {
+      secrets: vault.reader,
+      http,
+      log,
+      storeAttachment: (content, meta) => attachments.store(content, meta),
+    },
+    brokers: { secrets: vault.reader, guard: http, log },
   });
   const types = createTypeRegistry({
     nodeTypes: [...nodeTypes, ...(o.extensions?.nodeTypes ?? [])],
@@ -135,6 +155,7 @@ export async function createServices(o: {
   const queue: RunAdmission = pgParts?.jobs ?? sqliteQueue!;
   const sqliteSteps = db.kind === "sqlite" ? createSqliteStepStore(db.sql, extras) : undefined;
   const stepStore: StepStore = pgParts?.stepStore ?? sqliteSteps!;
+  const searchIndexing = db.kind === "sqlite" ? createSearchIndexing(db.sql, log) : undefined;
   const retention =
     db.kind === "sqlite"
       ? createRetentionJob({
@@ -193,7 +214,10 @@ export async function createServices(o: {
     log,
     http,
     secrets: vault.reader,
+    pools,
+    connections,
     agents: () => agents!.runner,
+    agentTools: (ctx) => stepActionTools(ctx, o.settings),
     subflows: createSubflowCaller({
       flows: o.flows,
       enqueue: (run: NewRun) => queue.enqueue(run),
@@ -300,6 +324,8 @@ export async function createServices(o: {
     cancelledUnclaimed,
     vault,
     http,
+    /** Shared database and broker connections (closed on stop). */
+    pools,
     memory,
     cache,
     queue,
@@ -313,8 +339,14 @@ export async function createServices(o: {
     /** The editor's expression help: sample data for a node, and a preview evaluated like a run would. */
     expressionSample: createExpressionSamples({ prisma: db.prisma, registry }),
     previewExpression: createExpressionPreview(),
+    /** The IMAP mailbox listener (a "checked once more" hook for tests). */
+    imap: shipped.imap,
     /** The inbound e-mail listener (its port, and a failure hook for tests). */
     email: shipped.email,
+    /** The MQTT and AMQP trigger listeners (tests look at their connections). */
+    brokers: { mqtt: shipped.mqtt, amqp: shipped.amqp },
+    /** Broker connections shared by publishing nodes. */
+    connections,
     /** The port SMTP really listens on (differs from the config when it asked for 0). */
     smtpPort: () => shipped.email.port(),
     attachments,
@@ -338,6 +370,7 @@ export async function createServices(o: {
         );
       worker.start();
       retention.start();
+      searchIndexing?.start();
       if (memory.pendingEmbeddings > 0) {
         // A new embedder (or an interrupted import) left items without vectors: index them in the background.
         log.info({ pending: memory.pendingEmbeddings }, "re-embedding memory items in the background");
@@ -358,7 +391,10 @@ export async function createServices(o: {
       await retention.stop();
       await worker.stop();
       await inline.drain();
+      searchIndexing?.stop();
+      await connections.closeAll();
       await pgParts?.stop();
+      await pools.closeAll();
       memory.close();
     },
   };

@@ -104,8 +104,8 @@ export function recordingTool(name: string, permission: Tool["permission"]): Too
 }
 
 export const TEST_CATALOG: ToolCatalogEntry[] = [
+  // send_email is a built-in now (tools/send-email.ts); the harness registers a recording one under that name.
   ...BUILTIN_TOOL_CATALOG,
-  { name: "send_email", permission: "write" },
   { name: "delete_memory", permission: "write" },
   { name: "run_script", permission: "execute" },
 ];

@@ -37,9 +37,30 @@ describe("loadAgents on the shipped agents/ folder", () => {
       "context_scout",
       "drafter",
       "flow_memory_agent",
+      "operator",
       "orchestrator",
+      "planner",
       "researcher",
+      "support_responder",
     ]);
+  });
+
+  it("ships agents that act: support_responder writes (send_email, http_request), operator executes (run_code)", async () => {
+    const defs = await loadAgents(AGENTS_DIR, BUILTIN_TOOL_CATALOG);
+    const level = new Map(BUILTIN_TOOL_CATALOG.map((t) => [t.name, t.permission]));
+    const needs = (id: string) => (defs.get(id)!.tools as string[]).map((t) => [t, level.get(t)]);
+    expect(needs("support_responder")).toEqual([
+      ["memory_recall", "read_only"],
+      ["memory_flavour", "read_only"],
+      ["send_email", "write"],
+      ["http_request", "write"],
+    ]);
+    expect(needs("operator")).toEqual([
+      ["run_code", "execute"],
+      ["start_flow", "write"],
+      ["http_request", "write"],
+    ]);
+    expect(defs.get("support_responder")!.sandboxMode).toBe("none");
   });
 
   it("loads flow_memory_agent exactly as spec §3 describes", async () => {
@@ -66,7 +87,7 @@ describe("loadAgents on the shipped agents/ folder", () => {
     expect(d.versionHash).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it("ships an orchestrator in the chat tier that allowlists only workers", async () => {
+  it("ships an orchestrator in the chat tier that allowlists workers and the reasoning-tier planner", async () => {
     const defs = await loadAgents(AGENTS_DIR, BUILTIN_TOOL_CATALOG);
     const o = defs.get("orchestrator")!;
     expect(o).toMatchObject({
@@ -76,7 +97,22 @@ describe("loadAgents on the shipped agents/ folder", () => {
       maxIterations: 15,
     });
     expect(o.sandboxMode).toBe("sandboxed");
-    for (const id of o.subagents) expect(defs.get(id)?.agentTier).toBe("worker");
+    expect(o.subagents.map((id) => [id, defs.get(id)?.agentTier])).toEqual([
+      ["flow_memory_agent", "worker"],
+      ["context_scout", "worker"],
+      ["classifier", "worker"],
+      ["drafter", "worker"],
+      ["researcher", "worker"],
+      ["planner", "reasoning"],
+    ]);
+    // chat → reasoning → worker: the planner runs on the reasoning model and delegates only to workers.
+    const planner = defs.get("planner")!;
+    expect(planner).toMatchObject({
+      agentTier: "reasoning",
+      model: { hint: "reasoning" },
+      sandboxMode: "read_only",
+    });
+    for (const id of planner.subagents) expect(defs.get(id)?.agentTier).toBe("worker");
     expect(defs.get("researcher")!.tools).toEqual(["http_get"]);
     expect(defs.get("classifier")!.tools).toEqual([]);
   });

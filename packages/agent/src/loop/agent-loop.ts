@@ -36,12 +36,30 @@ export interface AgentLoopInput {
   toolCalls: ToolCallTrace[];
   /** Shared with delegate tools so child usage lands in the same sum. */
   usage: TokenUsage;
+  /** An earlier conversation to continue (a sub-agent session's follow-up), without the system prompt. */
+  history?: readonly ChatMessage[];
+  /** The turn's sub-agent sessions, when the agent may delegate. */
+  subagents?: LoopSubagents;
+}
+
+/** What the loop needs from the sub-agent registry (see subagent-sessions.ts). */
+export interface LoopSubagents {
+  /** `[active_subagents]` for the next model call, or null when there is nothing to show. */
+  activeBlock(): string | null;
+  /** Results of children that ended since the last call, each once. */
+  takeFinished(): string[];
+  /** A child still runs, or its result has not reached the model yet. */
+  pending(): boolean;
+  /** Waits for every running child. */
+  settle(): Promise<void>;
 }
 
 export interface AgentLoopOutput {
   text: string;
   stop: "finished" | "limit_stop";
   iterations: number;
+  /** The conversation without the system prompt, final answer included (continued by a follow-up). */
+  transcript: ChatMessage[];
 }
 
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutput> {
@@ -50,14 +68,63 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
   const specs = offered.map(toolSpec);
   const messages: ChatMessage[] = [
     { role: "system", content: input.systemPrompt },
+    ...(input.history ?? []),
     { role: "user", content: input.userMessage },
   ];
   const maxIterations = effectiveMaxIterations(definition);
+  const sub = input.subagents;
+  const done = (text: string, stop: AgentLoopOutput["stop"], iterations: number): AgentLoopOutput => ({
+    text,
+    stop,
+    iterations,
+    transcript: [...messages.slice(1), { role: "assistant", content: text }],
+  });
+  // Results of background children reach the model as soon as they exist, before its next call, as
+  // the result of a wait_subagents call the runtime makes for it: a child's answer is tool output
+  // (data), never a user-role message.
+  let deliveries = 0;
+  const deliver = (iteration: number, content: string | null = null) => {
+    const results = sub?.takeFinished() ?? [];
+    if (results.length === 0) {
+      if (content !== null) messages.push({ role: "assistant", content });
+      return;
+    }
+    const id = `subagent_results_${++deliveries}`;
+    messages.push({
+      role: "assistant",
+      content,
+      toolCalls: [{ id, name: "wait_subagents", arguments: "{}" }],
+    });
+    const result = results.join("\n\n");
+    messages.push({ role: "tool", toolCallId: id, name: "wait_subagents", content: result });
+    input.toolCalls.push({
+      iteration,
+      id,
+      name: "wait_subagents",
+      args: {},
+      decision: "allow",
+      outcome: "executed",
+      result,
+      latencyMs: 0,
+      automatic: true,
+    });
+  };
 
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
+    deliver(iteration - 1);
     const res = await callModel(input, messages, specs, iteration);
-    if (res.toolCalls.length === 0)
-      return { text: res.content ?? "", stop: "finished", iterations: iteration };
+    if (res.toolCalls.length === 0) {
+      // The step never ends with children at work: gather them, show the model, let it answer again.
+      if (sub?.pending()) {
+        await sub.settle();
+        signal.throwIfAborted();
+        deliver(iteration, res.content ?? "");
+        if (iteration < maxIterations) continue;
+        const last = await callModel(input, messages, [], iteration + 1);
+        return done(last.content ?? "", "finished", iteration + 1);
+      }
+      return done(res.content ?? "", "finished", iteration);
+    }
     messages.push({ role: "assistant", content: res.content, toolCalls: res.toolCalls });
     const ctx = { signal, agentId: definition.id, depth: input.depth };
     // Calls of one response run side by side (independent look-ups, parallel delegation), a few at
@@ -76,10 +143,16 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutp
     }
   }
 
-  // Cap reached while the model still wanted tools: one last call without tools for an answer.
+  // Cap reached while the model still wanted tools: gather the children, then one last call without
+  // tools for an answer.
+  if (sub?.pending()) {
+    await sub.settle();
+    signal.throwIfAborted();
+    deliver(maxIterations);
+  }
   messages.push({ role: "user", content: LIMIT_WRAP_UP_MESSAGE });
   const last = await callModel(input, messages, [], maxIterations + 1);
-  return { text: last.content ?? "", stop: "limit_stop", iterations: maxIterations };
+  return done(last.content ?? "", "limit_stop", maxIterations);
 }
 
 /** A call past the per-response cap: not run, refused in the trace and to the model. */
@@ -109,10 +182,13 @@ async function callModel(
 ) {
   input.signal.throwIfAborted();
   const started = performance.now();
+  // [active_subagents] rides on this call only: it is a snapshot, not part of the conversation.
+  const active = input.subagents?.activeBlock();
+  const sent: ChatMessage[] = active ? [...messages, { role: "user", content: active }] : [...messages];
   const entry: LlmCallTrace = {
     iteration,
     model: input.model,
-    messages: [...messages],
+    messages: sent,
     tools: specs.map((s) => s.name),
     latencyMs: 0,
   };
@@ -120,7 +196,7 @@ async function callModel(
   try {
     const res = await input.provider.chat({
       model: input.model,
-      messages: [...messages],
+      messages: sent,
       tools: specs,
       temperature: input.definition.temperature,
       signal: input.signal,

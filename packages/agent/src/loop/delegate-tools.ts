@@ -1,24 +1,16 @@
 /**
  * Delegate tools for agents with a `[subagents] allowlist` (spec §5): one per entry, named by the
- * target's delegate_name, described by its when_to_use, taking the hand-off envelope.
+ * target's delegate_name, described by its when_to_use, taking the hand-off envelope. `blocking`
+ * (default true) waits for the child; `blocking: false` spawns it in the background and returns its
+ * session id at once (see subagent-sessions.ts and subagent-tools.ts).
  */
 import { MAX_DELEGATION_DEPTH, tierRefusal } from "../definitions/rules";
 import type { AgentDefinition } from "../definitions/schema";
-import { type HandoffEnvelope, handoffEnvelopeSchema } from "../prompt/handoff";
-import type { Tool, ToolContext } from "../tools/tool";
+import { handoffEnvelopeSchema, renderHandoff } from "../prompt/handoff";
+import type { Tool } from "../tools/tool";
+import type { SubagentRegistry } from "./subagent-sessions";
 
-export interface ChildOutcome {
-  text: string;
-  turnId: string;
-}
-
-export type RunChild = (
-  child: AgentDefinition,
-  envelope: HandoffEnvelope,
-  ctx: ToolContext,
-) => Promise<ChildOutcome>;
-
-/** Thrown (and reported to the parent model) when a child cannot run or fails. */
+/** Thrown (and reported to the parent model) when a child cannot run at all. */
 export class DelegationError extends Error {
   constructor(
     message: string,
@@ -32,7 +24,7 @@ export class DelegationError extends Error {
 export function createDelegateTools(
   parent: AgentDefinition,
   definitions: ReadonlyMap<string, AgentDefinition>,
-  runChild: RunChild,
+  registry: SubagentRegistry,
 ): Tool[] {
   const tools: Tool[] = [];
   for (const childId of parent.subagents) {
@@ -54,17 +46,22 @@ export function createDelegateTools(
           );
         }
         const envelope = handoffEnvelopeSchema.parse(args);
-        try {
-          const outcome = await runChild(child, envelope, ctx);
-          return outcome.text;
-        } catch (err) {
-          if (ctx.signal.aborted || err instanceof DelegationError) throw err;
-          const message = err instanceof Error ? err.message : String(err);
-          throw new DelegationError(
-            `delegation to \`${child.id}\` failed: ${message}`,
-            (err as { turnId?: string }).turnId,
-          );
+        const message = {
+          userMessage: renderHandoff(envelope),
+          prompt: envelope.prompt,
+          ...(envelope.model ? { model: envelope.model } : {}),
+        };
+        const blocking = envelope.blocking !== false;
+        const session = registry.spawn(child, message, blocking ? "sync" : "async");
+        ctx.link?.({ childTurnId: session.turnIds.at(-1)!, subagentSessionId: session.id });
+        if (!blocking) {
+          return `Started sub-agent session ${session.id} (agent ${child.id}) in the background. Its result reaches you when it ends; call wait_subagents to wait for it, list_subagents to see every session, cancel_subagent to stop it.`;
         }
+        await session.done;
+        ctx.signal.throwIfAborted();
+        session.delivered = true;
+        if (session.incomplete) ctx.link?.({ incomplete: session.incomplete });
+        return session.result ?? "";
       },
     });
   }

@@ -50,13 +50,18 @@ describe("orchestrator delegation", () => {
 
     const [parent1, child, parent2] = server.requests;
     expect(toolNames(parent1!)).toEqual([
+      "cancel_subagent",
+      "continue_subagent",
       "delegate_classifier",
       "delegate_context_scout",
       "delegate_drafter",
       "delegate_researcher",
+      "list_subagents",
       "memory_hybrid_search",
       "memory_recall",
+      "plan",
       "retrieve_flow_context",
+      "wait_subagents",
     ]);
     const delegateSpec = parent1!.body.tools.find(
       (t: { function: { name: string } }) => t.function.name === "retrieve_flow_context",
@@ -96,10 +101,13 @@ describe("orchestrator delegation", () => {
       name: "retrieve_flow_context",
       decision: "allow",
       outcome: "executed",
+      childTurnId: childTrace!.turnId,
+      subagentSessionId: "sa-1",
     });
+    expect(childTrace!.subagentSessionId).toBe("sa-1");
   });
 
-  it("reports a failed child to the parent as failed", async () => {
+  it("hands a failed child back to the parent as [SUBAGENT_INCOMPLETE] with the reason", async () => {
     server = await startScriptedLlmServer([
       {
         toolCalls: [
@@ -113,14 +121,16 @@ describe("orchestrator delegation", () => {
     const res = await h.runner.run(request({ agentRef: "orchestrator" }));
     const toolMsg = server.requests[2]!.body.messages.at(-1);
     expect(toolMsg.content).toMatch(
-      /^Error: tool `delegate_classifier` failed: delegation to `classifier` failed: LLM provider returned HTTP 500 .* model crashed$/,
+      /^\[SUBAGENT_INCOMPLETE\]\nsession: sa-1\nagent: classifier\nreason: failed — LLM provider returned HTTP 500 .* model crashed\npartial output:\n\(none\)\n\[\/SUBAGENT_INCOMPLETE\]$/,
     );
     expect(res.text).toBe("The classifier failed, so the label is unknown.");
     const childTrace = h.traces.find((t) => t.agentId === "classifier")!;
     expect(childTrace.stop).toBe("error");
     expect(h.traces.find((t) => t.agentId === "orchestrator")!.toolCalls[0]).toMatchObject({
-      outcome: "error",
+      outcome: "executed",
       childTurnId: childTrace.turnId,
+      subagentSessionId: "sa-1",
+      incomplete: "failed",
     });
   });
 

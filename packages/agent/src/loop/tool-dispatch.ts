@@ -6,7 +6,7 @@
 import { capChars } from "@switchyard/contracts/cap";
 import type { ToolCall } from "../llm/provider";
 import type { ToolPolicySession } from "../policy/session";
-import type { Tool, ToolContext } from "../tools/tool";
+import type { Tool, ToolCallLink, ToolContext } from "../tools/tool";
 import type { ToolCallTrace } from "./trace";
 
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 20_000;
@@ -77,19 +77,29 @@ export async function dispatchToolCall(
       trace: { ...base, args, decision: "allow", outcome: "invalid_args", error, latencyMs: elapsed() },
     };
   }
+  const linked: ToolCallLink = {};
+  const callCtx: ToolContext = { ...ctx, link: (info) => Object.assign(linked, info) };
   try {
-    const raw = await tool.execute(parsed.data, ctx);
+    const raw = await tool.execute(parsed.data, callCtx);
     const result = capChars(String(raw), maxResultChars).text;
     return {
       content: result,
-      trace: { ...base, args, decision: "allow", outcome: "executed", result, latencyMs: elapsed() },
+      trace: {
+        ...base,
+        args,
+        decision: "allow",
+        outcome: "executed",
+        result,
+        latencyMs: elapsed(),
+        ...linked,
+      },
     };
   } catch (err) {
     // A cancelled turn must stop, not report the abort to the model as a tool failure.
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const message = err instanceof Error ? err.message : String(err);
     const error = `Error: tool \`${call.name}\` failed: ${message}`;
-    const childTurnId = (err as { childTurnId?: string }).childTurnId;
+    const childTurnId = (err as { childTurnId?: string }).childTurnId ?? linked.childTurnId;
     return {
       content: error,
       trace: {
@@ -99,6 +109,7 @@ export async function dispatchToolCall(
         outcome: "error",
         error,
         latencyMs: elapsed(),
+        ...linked,
         ...(childTurnId ? { childTurnId } : {}),
       },
     };

@@ -34,13 +34,21 @@ export interface ToolCallTrace {
   reason?: string;
   error?: string;
   latencyMs: number;
-  /** Set on delegate calls: the child turn's id. */
+  /** Set on delegate calls (and continue_subagent): the child turn's id. */
   childTurnId?: string;
+  /** Set on delegate calls: the sub-agent session the child runs in. */
+  subagentSessionId?: string;
+  /** Made by the runtime, not the model: background sub-agents' results handed over as they end. */
+  automatic?: boolean;
+  /** Set when the child's result was a `[SUBAGENT_INCOMPLETE]` hand-back, with its reason. */
+  incomplete?: "iteration_limit" | "timeout" | "failed" | "cancelled";
 }
 
 export interface AgentTurnTrace {
   turnId: string;
   parentTurnId?: string;
+  /** A delegated turn: the parent's sub-agent session it ran in (a continued session has several turns). */
+  subagentSessionId?: string;
   depth: number;
   agentId: string;
   agentTier: AgentTier;

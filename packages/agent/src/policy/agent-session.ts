@@ -13,10 +13,13 @@ export function agentSession(o: {
   ceilings: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
   tools: readonly PolicedTool[];
   delegates: readonly PolicedTool[];
+  /** A delegated turn: its parent's ceiling, which the child never exceeds. */
+  parentCeiling?: PermissionLevel;
 }): { session: ToolPolicySession; channelCeiling: PermissionLevel; ceiling: PermissionLevel } {
   const channelCeiling = ceilingForChannel(o.ceilings, o.channel);
-  const ceiling =
+  const sandboxed =
     o.def.sandboxMode === "read_only" ? minPermission(channelCeiling, "read_only") : channelCeiling;
+  const ceiling = o.parentCeiling ? minPermission(sandboxed, o.parentCeiling) : sandboxed;
   const single = { [o.channel]: ceiling };
   // Egress follows the channel (how far its input is trusted), not the sandbox, which limits writes.
   const network = networkAllowedFor(channelCeiling);

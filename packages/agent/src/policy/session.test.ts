@@ -56,6 +56,19 @@ describe("buildSession (POLICY.md test vectors)", () => {
     expect(s.decisionFor("read_notes").action).not.toBe("deny");
   });
 
+  it("hide before deny: a tool both outside the visible list and above the ceiling is hidden, not denied", () => {
+    const s = buildSession("a", "web", "flow", { web: "read_only" }, tools, ["read_notes", "write_notes"]);
+    // run_script: not visible AND execute > read_only. Hidden wins; it never counts as a ceiling denial.
+    expect(s.decisionFor("run_script")).toEqual({
+      action: "hide_from_prompt",
+      reason: "not in the agent's visible tool list",
+    });
+    expect([...s.hiddenToolNames]).toEqual(["run_script"]);
+    expect([...s.blockedToolNames]).toEqual(["write_notes"]);
+    expect([...s.visibleToolNamesForPrompt()]).toEqual(["read_notes"]);
+    expect(renderToolPolicyBoundary(s, 2048)).not.toContain("run_script");
+  });
+
   it("vector 6: the boundary names allowed tools and counts, never names, restricted ones", () => {
     const s = buildSession("orchestrator", "web", "flow", { web: "read_only" }, tools.slice(0, 2), []);
     const text = renderToolPolicyBoundary(s, 2048);

@@ -47,7 +47,17 @@ export interface AgentRunnerOptions {
   maxConcurrentSubagents?: number;
 }
 
+/**
+ * What the host may add to a request: tools bound to the flow step that asked (the tools that act, which
+ * need the step's run, credentials and sub-flow caller). They join the runner's tools for this request
+ * and its delegated children, and go through the same policy session as every other tool.
+ */
+export interface HostAgentRunRequest extends AgentRunRequest {
+  tools?: readonly Tool[];
+}
+
 export interface ManagedAgentRunner extends AgentRunner {
+  run(req: HostAgentRunRequest): Promise<AgentRunResult>;
   /** Steps running now / waiting for a slot. */
   readonly active: number;
   readonly queued: number;
@@ -100,14 +110,14 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
     get queued() {
       return semaphore.queued;
     },
-    async run(req: AgentRunRequest): Promise<AgentRunResult> {
+    async run(req: HostAgentRunRequest): Promise<AgentRunResult> {
       const definition = definitions().get(req.agentRef);
       if (!definition) throw new Error(`unknown agent_ref '${req.agentRef}'`);
       const release = await semaphore.acquire(req.signal);
       try {
         const format = req.responseFormat?.type === "json" ? "json" : "text";
         // A per-request sink sees this step's turns (and its delegated children) next to the global one.
-        const turnEnv: TurnEnvironment = req.onTrace
+        let turnEnv: TurnEnvironment = req.onTrace
           ? {
               ...env,
               onTrace: (trace) => {
@@ -116,6 +126,8 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
               },
             }
           : env;
+        if (req.tools && req.tools.length > 0)
+          turnEnv = { ...turnEnv, tools: withStepTools(tools, req.tools) };
         const result = await runTurn(turnEnv, {
           definition,
           userMessage: buildRunMessage({
@@ -150,6 +162,16 @@ export function createAgentRunner(opts: AgentRunnerOptions): ManagedAgentRunner 
       }
     },
   };
+}
+
+/** The runner's tools plus a step's; a step tool may not shadow a runner tool (that would swap its code). */
+function withStepTools(tools: readonly Tool[], stepTools: readonly Tool[]): Tool[] {
+  const names = new Set(tools.map((t) => t.name));
+  for (const t of stepTools) {
+    if (names.has(t.name)) throw new Error(`tool \`${t.name}\` is registered twice`);
+    names.add(t.name);
+  }
+  return [...tools, ...stepTools];
 }
 
 /** The model was told: one JSON object, no fences. Tolerate a stray fence; refuse anything else. */

@@ -5,18 +5,20 @@
 import { randomUUID } from "node:crypto";
 import { capChars } from "@switchyard/contracts/cap";
 import { type AgentDefinition, effectiveMaxIterations, type ModelHint } from "../definitions/schema";
-import type { LlmProvider, TokenUsage } from "../llm/provider";
+import type { ChatMessage, LlmProvider, TokenUsage } from "../llm/provider";
 import { runAgentLoop } from "../loop/agent-loop";
 import { dispatchToolCall } from "../loop/tool-dispatch";
-import { createDelegateTools, DelegationError } from "../loop/delegate-tools";
+import { createDelegateTools } from "../loop/delegate-tools";
+import { SubagentRegistry } from "../loop/subagent-sessions";
+import { createSubagentTools } from "../loop/subagent-tools";
 import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, type SubagentBudget } from "../loop/limit";
 import type { AgentTurnTrace, LlmCallTrace, ToolCallTrace, TraceSink } from "../loop/trace";
 import { redactTrace } from "../loop/trace";
 import { agentSession } from "../policy/agent-session";
+import type { PermissionLevel } from "../policy/permission";
 import { snapshotSession, type ToolPolicySession } from "../policy/session";
-import { type HandoffEnvelope, renderHandoff } from "../prompt/handoff";
 import { buildSystemPrompt } from "../prompt/system-prompt";
-import type { Tool, ToolContext } from "../tools/tool";
+import type { Tool } from "../tools/tool";
 import { retrievalOnlyAnswer } from "./retrieval-only";
 
 export const NO_PROVIDER_MESSAGE = "no LLM provider configured — set it in Settings › Models";
@@ -66,6 +68,13 @@ export interface TurnRequest {
   parentTurnId?: string;
   /** The run's sub-agent budget, shared down the delegation tree (created by the first turn). */
   subagents?: SubagentBudget;
+  /** Set for a delegated turn: its id (known to the parent's trace before it starts) and session. */
+  turnId?: string;
+  subagentSessionId?: string;
+  /** A sub-agent session's earlier conversation, continued by this turn. */
+  history?: readonly ChatMessage[];
+  /** A delegated turn: the parent's effective ceiling; the child's is never wider. */
+  parentCeiling?: PermissionLevel;
 }
 
 export interface TurnResult {
@@ -73,11 +82,13 @@ export interface TurnResult {
   stop: "finished" | "limit_stop";
   usage: TokenUsage;
   turnId: string;
+  /** The conversation without the system prompt (empty in retrieval-only mode). */
+  transcript: ChatMessage[];
 }
 
 export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<TurnResult> {
   const def = req.definition;
-  const turnId = randomUUID();
+  const turnId = req.turnId ?? randomUUID();
   const started = performance.now();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   const llmCalls: LlmCallTrace[] = [];
@@ -95,40 +106,47 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
     running: 0,
     limit: env.maxConcurrentSubagents ?? DEFAULT_MAX_CONCURRENT_SUBAGENTS,
   };
-  const delegates = createDelegateTools(def, env.definitions(), async (child, envelope, ctx) => {
-    // Refused rather than queued: a parent waiting on a child that waits for a slot would deadlock.
-    if (budget.running >= budget.limit) {
-      throw new DelegationError(
-        `delegation to \`${child.id}\` refused: this agent run already has ${budget.limit} sub-agent${budget.limit === 1 ? "" : "s"} running (the limit); wait for an answer before delegating more`,
-      );
-    }
-    budget.running++;
-    try {
-      return await runChildTurn(child, envelope, ctx);
-    } finally {
-      budget.running--;
-    }
+  // Every delegation of this turn is a sub-agent session; children run under this turn's signal
+  // (its deadline included) on the same channel, so never under a wider ceiling than the parent's.
+  const registry = new SubagentRegistry({
+    parentSignal: signal,
+    budget,
+    newTurnId: randomUUID,
+    start: async (child, start) => {
+      const result = await runTurn(env, {
+        definition: child,
+        userMessage: start.userMessage,
+        prompt: start.prompt,
+        inputContext: null,
+        channel: req.channel,
+        responseFormat: "text",
+        ...(start.model ? { model: start.model } : {}),
+        timeoutMs: Math.max(1, deadlineAt - Date.now()),
+        signal: start.signal,
+        depth: req.depth + 1,
+        parentTurnId: turnId,
+        turnId: start.turnId,
+        subagentSessionId: start.sessionId,
+        history: start.history,
+        subagents: budget,
+        parentCeiling: session.profile.allowedPermission,
+      });
+      usage.promptTokens += result.usage.promptTokens;
+      usage.completionTokens += result.usage.completionTokens;
+      return {
+        text: result.text,
+        stop: result.stop,
+        turnId: result.turnId,
+        transcript: result.transcript,
+        maxIterations: effectiveMaxIterations(child),
+      };
+    },
   });
-  const runChildTurn = async (child: AgentDefinition, envelope: HandoffEnvelope, ctx: ToolContext) => {
-    const result = await runTurn(env, {
-      definition: child,
-      userMessage: renderHandoff(envelope),
-      prompt: envelope.prompt,
-      inputContext: null,
-      channel: req.channel,
-      responseFormat: "text",
-      ...(envelope.model ? { model: envelope.model } : {}),
-      timeoutMs: Math.max(1, deadlineAt - Date.now()),
-      signal: ctx.signal,
-      depth: req.depth + 1,
-      parentTurnId: turnId,
-      subagents: budget,
-    });
-    usage.promptTokens += result.usage.promptTokens;
-    usage.completionTokens += result.usage.completionTokens;
-    return { text: result.text, turnId: result.turnId };
-  };
-  const session = sessionFor(env, def, req.channel, delegates);
+  const delegates =
+    def.subagents.length > 0
+      ? [...createDelegateTools(def, env.definitions(), registry), ...createSubagentTools(registry)]
+      : [];
+  const session = sessionFor(env, def, req.channel, delegates, req.parentCeiling);
   const toolMap = new Map<string, Tool>([...env.tools, ...delegates].map((t) => [t.name, t]));
   const retrievalOnly = !env.provider && env.retrievalOnlyAgents.has(def.id);
   const model = env.provider ? (req.model ?? def.model.exact ?? env.modelForHint(def.model.hint)) : null;
@@ -136,6 +154,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
   const trace: AgentTurnTrace = {
     turnId,
     ...(req.parentTurnId ? { parentTurnId: req.parentTurnId } : {}),
+    ...(req.subagentSessionId ? { subagentSessionId: req.subagentSessionId } : {}),
     depth: req.depth,
     agentId: def.id,
     agentTier: def.agentTier,
@@ -156,6 +175,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
   try {
     let text: string;
     let stop: "finished" | "limit_stop" = "finished";
+    let transcript: ChatMessage[] = [];
     const needsFiles = !def.omit.profile || !def.omit.memoryMd;
     if (retrievalOnly) {
       const files = needsFiles && env.readUserFiles ? await env.readUserFiles() : {};
@@ -198,6 +218,8 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
         llmCalls,
         toolCalls,
         usage,
+        ...(req.history ? { history: req.history } : {}),
+        ...(delegates.length > 0 ? { subagents: registry } : {}),
         ...(env.maxToolResultChars !== undefined ? { maxToolResultChars: env.maxToolResultChars } : {}),
         ...(env.maxParallelToolCalls !== undefined ? { maxParallelToolCalls: env.maxParallelToolCalls } : {}),
         ...(env.maxToolCallsPerResponse !== undefined
@@ -206,6 +228,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
       });
       text = out.text;
       stop = out.stop;
+      transcript = out.transcript;
     }
     if (def.maxResultChars !== undefined) {
       const capped = capChars(text, def.maxResultChars);
@@ -214,7 +237,7 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
       text = capped.text;
     }
     trace.stop = stop;
-    return { text, stop, usage, turnId };
+    return { text, stop, usage, turnId, transcript };
   } catch (err) {
     const reason = deadline.signal.aborted
       ? deadline.signal.reason
@@ -223,9 +246,14 @@ export async function runTurn(env: TurnEnvironment, req: TurnRequest): Promise<T
         : err;
     trace.stop = deadline.signal.aborted ? "timeout" : req.signal.aborted ? "aborted" : "error";
     trace.error = reason instanceof Error ? reason.message : String(reason);
-    if (reason instanceof Error) Object.assign(reason, { turnId });
+    // The turn id links a failed child to the parent's call; the partial text goes into its hand-back.
+    if (reason instanceof Error) Object.assign(reason, { turnId, partial: lastWords(llmCalls) });
     throw reason;
   } finally {
+    // No child outlives its parent's turn: whatever still runs is stopped and waited for.
+    await registry.shutdown(
+      signal.aborted ? signal.reason : new Error(`the parent turn of \`${def.id}\` ended`),
+    );
     clearTimeout(timer);
     trace.durationMs = Math.round(performance.now() - started);
     emit(env, trace);
@@ -237,8 +265,16 @@ function sessionFor(
   def: AgentDefinition,
   channel: string,
   delegates: Tool[],
+  parentCeiling: PermissionLevel | undefined,
 ): ToolPolicySession {
-  return agentSession({ def, channel, ceilings: env.channelCeilings, tools: env.tools, delegates }).session;
+  return agentSession({
+    def,
+    channel,
+    ceilings: env.channelCeilings,
+    tools: env.tools,
+    delegates,
+    ...(parentCeiling ? { parentCeiling } : {}),
+  }).session;
 }
 
 /** omit_memory_context = false: one memory_recall on the task, only when the policy allows it. */
@@ -262,6 +298,15 @@ async function recallContext(
   });
   toolCalls.push(r.trace);
   return r.trace.outcome === "executed" ? r.content : null;
+}
+
+/** The last text the model produced in this turn, for a hand-back when the turn did not finish. */
+function lastWords(llmCalls: readonly LlmCallTrace[]): string {
+  for (let i = llmCalls.length - 1; i >= 0; i--) {
+    const content = llmCalls[i]!.response?.content;
+    if (content?.trim()) return content;
+  }
+  return "";
 }
 
 function emit(env: TurnEnvironment, trace: AgentTurnTrace): void {

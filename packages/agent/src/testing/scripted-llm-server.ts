@@ -27,7 +27,8 @@ export interface RecordedRequest {
   body: any;
 }
 
-export type ScriptResponder = (req: RecordedRequest, index: number) => ScriptedReply;
+/** May return a promise: a test holds a reply until some other request has arrived (ordering by events). */
+export type ScriptResponder = (req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>;
 export type ScriptStep = ScriptedReply | ScriptResponder;
 
 export interface ScriptedLlmServer {
@@ -72,7 +73,13 @@ export async function startScriptedLlmServer(
       return send(res, 500, {
         error: { message: `scripted LLM server: script exhausted after ${index} replies` },
       });
-    const reply = typeof step === "function" ? step(recorded, index) : step;
+    let reply: ScriptedReply;
+    try {
+      reply = typeof step === "function" ? await step(recorded, index) : step;
+    } catch (err) {
+      return send(res, 500, { error: { message: `scripted LLM server: ${(err as Error).message}` } });
+    }
+    if (res.destroyed || req.socket.destroyed) return; // the client gave up (abort) while the reply was held
     if (reply.hang) return; // the client's timeout or abort ends it; close() drops the socket
     if (reply.status && reply.status !== 200) {
       res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });

@@ -7,6 +7,17 @@ export interface ToolContext {
   agentId: string;
   /** Delegation depth of the calling agent (0 for the agent the flow started). */
   depth: number;
+  /**
+   * Set by the dispatcher for this one call: a delegating tool reports the child turn and sub-agent
+   * session it started, so the call's trace links to them (the trace tree).
+   */
+  link?(info: ToolCallLink): void;
+}
+
+export interface ToolCallLink {
+  childTurnId?: string;
+  subagentSessionId?: string;
+  incomplete?: "iteration_limit" | "timeout" | "failed" | "cancelled";
 }
 
 export interface Tool {
@@ -58,4 +69,9 @@ export const BUILTIN_TOOL_CATALOG: readonly ToolCatalogEntry[] = Object.freeze([
   { name: "memory_flavour", permission: "read_only" as const },
   // Changes nothing, but any URL can carry data out: the network class (spec/POLICY.md levels + egress).
   { name: "http_get", permission: "read_only" as const, network: true },
+  // Tools that act (tools/actions.ts): the host supplies them per flow step.
+  { name: "http_request", permission: "write" as const, network: true },
+  { name: "send_email", permission: "write" as const, network: true },
+  { name: "start_flow", permission: "write" as const },
+  { name: "run_code", permission: "execute" as const },
 ]);

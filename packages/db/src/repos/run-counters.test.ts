@@ -173,6 +173,44 @@ describe("search index kept by triggers", () => {
   });
 });
 
+describe("search documents admitted between indexer batches", () => {
+  const inIndex = (word: string) =>
+    db.sql.prepare(`SELECT count(*) FROM "RunSearch" WHERE "RunSearch" MATCH ?`).pluck().get(word);
+
+  it("wait outside the full-text index until the indexer's batch, which adds each once", async () => {
+    const ids = [1, 2, 3].map((i) => insertRun({ flowId: flowA, at: hour + i, payload: '{"pet":"okapi"}' }));
+    expect(inIndex("okapi")).toBe(0);
+    expect(repo.indexSearch()).toBe(3);
+    expect(inIndex("okapi")).toBe(3);
+    expect(repo.indexSearch()).toBe(0);
+    expect((await repo.list({ search: "okapi" })).runs.map((r) => r.id)).toEqual([...ids].reverse());
+  });
+
+  it("are found by a search without waiting for the timer (the search indexes them first)", async () => {
+    const id = insertRun({ flowId: flowA, at: hour, payload: '{"pet":"quokka"}' });
+    expect((await repo.counts({ search: "quokka" })).total).toBe(1);
+    expect((await repo.list({ search: "quokka" })).runs.map((r) => r.id)).toEqual([id]);
+  });
+
+  it("get a failure that came before the batch from the batch, and one after it by re-indexing in place", async () => {
+    const early = insertRun({ flowId: flowA, at: hour, payload: '{"pet":"tapir"}' });
+    db.sql
+      .prepare(`UPDATE "Run" SET status = 'failed', errorMessage = 'gasket burst' WHERE id = ?`)
+      .run(early);
+    expect(inIndex("gasket")).toBe(0);
+    repo.indexSearch();
+    const late = insertRun({ flowId: flowA, at: hour + 1, payload: '{"pet":"tapir"}' });
+    repo.indexSearch();
+    db.sql.prepare(`UPDATE "Run" SET status = 'failed', errorMessage = 'valve stuck' WHERE id = ?`).run(late);
+    // One entry per run: the re-indexed document replaced its earlier text under the same rowid.
+    expect(inIndex("gasket")).toBe(1);
+    expect(inIndex("valve")).toBe(1);
+    expect(inIndex("tapir")).toBe(2);
+    expect((await repo.list({ search: "valve" })).runs.map((r) => r.id)).toEqual([late]);
+    expect((await repo.list({ search: "gasket" })).runs.map((r) => r.id)).toEqual([early]);
+  });
+});
+
 describe("upgrading a database that already holds runs", () => {
   it("fills the counts and the search index from the runs already stored", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "switchyard-upgrade-"));

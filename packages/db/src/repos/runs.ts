@@ -12,6 +12,7 @@ import {
 import { buildCountQueries, SEARCH_COUNT_CAP } from "./run-count-query";
 import { countRunsPostgres, listRunsPostgres } from "./run-list-postgres";
 import { toFtsQuery } from "./run-search";
+import { createRunSearchIndexer } from "./run-search-indexer";
 
 export type { RunSort };
 
@@ -146,6 +147,9 @@ export function createRunRepo(
     return st;
   };
   const createdAtOf = sql === "postgres" ? undefined : prepared(`SELECT createdAt FROM "Run" WHERE id = ?`);
+  // Admission leaves search documents for the indexer; a search first adds the waiting ones, so it sees
+  // every run admitted before it, as when the triggers indexed them.
+  const searchIndex = sql === "postgres" ? undefined : createRunSearchIndexer(sql);
 
   /** Cursor back to a key; a plain run id (what earlier versions returned) is looked up. */
   function decodeCursor(sort: RunSort, cursor: string | undefined, search: boolean): CursorKey | null {
@@ -177,6 +181,14 @@ export function createRunRepo(
   }
 
   return {
+    /**
+     * Adds the search documents admission left waiting to the full-text index (SQLite; a no-op on
+     * PostgreSQL). The host calls it on a timer so the work is batched; searches call it themselves.
+     */
+    indexSearch(): number {
+      return searchIndex?.catchUp() ?? 0;
+    },
+
     /** One page of runs matching the filters; pass `nextCursor` back to get the next page. */
     async list(q: RunListQuery = {}) {
       if (sql === "postgres") return listRunsPostgres(prisma, q, listSelect);
@@ -184,6 +196,7 @@ export function createRunRepo(
       const sort = q.sort ?? "newest";
       const filter = { ...toSqlFilter(q), statuses: asList(q.status) };
       const cursor = decodeCursor(sort, q.cursor, filter.match !== undefined);
+      if (filter.match !== undefined) searchIndex?.catchUp();
       const built = buildListQuery(filter, sort, cursor, limit + 1, searchScan);
       const rows = prepared(built.sql).all(...built.args) as ListRow[];
       const page = rows
@@ -215,6 +228,7 @@ export function createRunRepo(
     async counts(q: Omit<RunListQuery, "status" | "sort" | "limit" | "cursor"> = {}) {
       if (sql === "postgres") return countRunsPostgres(prisma, q);
       const filter = toSqlFilter(q);
+      if (filter.match !== undefined) searchIndex?.catchUp();
       const byStatus: Record<string, number> = {};
       let total = 0;
       for (const part of buildCountQueries(filter))

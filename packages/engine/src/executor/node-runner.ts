@@ -55,6 +55,8 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
         input,
         ctx: args.ctx,
         ...(args.inputsByPort ? { inputsByPort: args.inputsByPort } : {}),
+        resolveForItem: (value, item) =>
+          resolveConfig(value, scopeFor(item)(), { evaluator: args.evaluator, nodeId: node.id }),
       });
       return normalise(result, def, node.id, {});
     } catch (err) {

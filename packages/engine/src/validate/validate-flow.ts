@@ -55,6 +55,7 @@ function checkNodes(graph: FlowGraph, opts: ValidateOptions): Problem[] {
       });
     } else {
       problems.push(...checkNodeConfig(node, def));
+      if (def.kind === "action" && def.check) problems.push(...def.check(node));
     }
     if (opts.extraCheck) {
       try {

@@ -4,6 +4,7 @@ import { registry } from "@switchyard/nodes";
 import { checkFlowFile } from "../trpc/rest/flow-file";
 import type { Backend } from "./backend";
 import { CliError, type CliIo, clientOptions, parse, showHelp, printJson, table, UsageError } from "./io";
+import { importN8nFiles, pairs } from "./flow-import-n8n";
 import { printRun, runFailed } from "./run";
 
 export const flowHelp = `Usage: switchyard flow <command> [options]
@@ -11,6 +12,9 @@ export const flowHelp = `Usage: switchyard flow <command> [options]
   flow list [--json]                       list flows
   flow import <file|dir>... [--activate] [--json]
                                            create flows from flow files (a folder imports its *.json)
+  flow import --from n8n <file> [--credential N8N=ID]... [--workflow N8N_ID=FLOW_ID]... [--activate] [--json]
+                                           translate an n8n workflow export into a flow and print the
+                                           import report (mappings, losses, problems to resolve)
   flow export <id> [--version N]           print a flow as a flow file
   flow validate <file|dir>... [--json]     check flow files offline (no server, no data dir)
   flow activate <id> | flow deactivate <id>
@@ -165,6 +169,9 @@ export async function flowCommand(
     payload: { type: "string" },
     wait: { type: "boolean" },
     timeout: { type: "string" },
+    from: { type: "string" },
+    credential: { type: "string", multiple: true },
+    workflow: { type: "string", multiple: true },
   });
   if (values.help) return showHelp(io, flowHelp, 0);
   const json = values.json ?? false;
@@ -181,6 +188,16 @@ export async function flowCommand(
   if (values.timeout !== undefined && !/^\d+$/.test(values.timeout))
     throw new UsageError(`--timeout must be a whole number of milliseconds, got '${values.timeout}'`);
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (values.from !== undefined && (sub !== "import" || values.from !== "n8n"))
+    throw new UsageError(
+      sub === "import" ? `--from takes n8n, got '${values.from}'` : "--from only applies to flow import",
+    );
+  if ((values.credential || values.workflow) && values.from === undefined)
+    throw new UsageError("--credential and --workflow only apply with --from n8n");
+  const credentials = pairs(values.credential, "credential");
+  const workflows = pairs(values.workflow, "workflow");
+  if (sub === "import" && values.from === "n8n" && positionals.length !== 1)
+    throw new UsageError("flow import --from n8n takes one workflow file");
   const backend = await open(values);
   try {
     switch (sub) {
@@ -198,6 +215,13 @@ export async function flowCommand(
         return 0;
       }
       case "import":
+        if (values.from === "n8n")
+          return await importN8nFiles(positionals, backend, io, {
+            json,
+            activate: values.activate ?? false,
+            credentials,
+            workflows,
+          });
         return await importFlows(positionals, backend, io, json, values.activate ?? false);
       case "export": {
         const version = values.version;

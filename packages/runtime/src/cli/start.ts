@@ -6,7 +6,7 @@ import { setCurrentHost, setSharedPackages } from "../host-registry";
 import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
 import { codeOrigin } from "../version";
-import { defaultWebDir, loadWebApp } from "../web";
+import { defaultWebDir, lazyWebApp } from "../web";
 
 /** `switchyard start`: web app + runtime in one process on one port. */
 export async function startCommand(config: Config, log: Logger): Promise<void> {
@@ -15,11 +15,10 @@ export async function startCommand(config: Config, log: Logger): Promise<void> {
   setSharedPackages({ trpc: trpcPackage });
   try {
     await host.start();
-    const web = await loadWebApp({
-      dir: config.webDir ?? defaultWebDir,
-      hostname: config.host,
-      port: config.port,
-    });
+    const web = lazyWebApp(
+      { dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port },
+      log,
+    );
     const api = lazyApiHandler(host);
     const server = createHttpServer(host, {
       web,

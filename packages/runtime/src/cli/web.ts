@@ -6,7 +6,7 @@ import { createHttpServer, listen } from "../http/server";
 import type { Logger } from "../logger";
 import { lazyApiHandler } from "../trpc/rest/lazy";
 import { codeOrigin } from "../version";
-import { defaultWebDir, loadWebApp } from "../web";
+import { defaultWebDir, lazyWebApp } from "../web";
 import { UsageError } from "./io";
 
 /**
@@ -24,7 +24,7 @@ export async function webCommand(config: Config, log: Logger, opts: { ui: boolea
   try {
     await host.start();
     const web = opts.ui
-      ? await loadWebApp({ dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port })
+      ? lazyWebApp({ dir: config.webDir ?? defaultWebDir, hostname: config.host, port: config.port }, log)
       : undefined;
     const api = lazyApiHandler(host);
     const server = createHttpServer(host, {

@@ -1,11 +1,14 @@
+import type { HostAgentRunRequest, Tool } from "@switchyard/agent";
 import type {
-  AgentRunner,
+  AgentRunResult,
+  ConnectionPools,
   HttpClient,
   Item,
   NodeContext,
   NodeRegistry,
   RunChannel,
   SecretsReader,
+  SharedConnections,
   SubflowCaller,
 } from "@switchyard/engine";
 import {
@@ -33,7 +36,13 @@ export interface ExecutorDeps {
   log: Logger;
   http?: HttpClient;
   secrets?: SecretsReader;
-  agents?: (channel: RunChannel) => AgentRunner;
+  /** Database and broker connections shared by every run (closed when idle and on shutdown). */
+  pools?: ConnectionPools;
+  /** Broker connections shared per credential (mqtt.publish, amqp.publish). */
+  connections?: SharedConnections;
+  agents?: (channel: RunChannel) => { run(req: HostAgentRunRequest): Promise<AgentRunResult> };
+  /** The tools that act (http_request, send_email, start_flow, run_code), bound to one agent step. */
+  agentTools?: (ctx: NodeContext) => readonly Tool[];
   /** Runs a child run inline for `flow.call` (set by the host; see runs/subflows.ts). */
   subflows?: (parent: ClaimedRun, ctx: ExecContext, execute: InlineExecutor) => SubflowCaller;
   onEvent?: (event: RunProgressEvent) => void;
@@ -123,6 +132,8 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
           log: stepLogger(d, run.id, base.nodeId),
           ...(d.http ? { http: d.http } : {}),
           ...(d.secrets ? { secrets: d.secrets } : {}),
+          ...(d.pools ? { pools: d.pools } : {}),
+          ...(d.connections ? { connections: d.connections } : {}),
           ...(agents
             ? {
                 agents: {
@@ -131,6 +142,8 @@ export function createRunExecutor(d: ExecutorDeps): RunExecutor {
                       ...req,
                       channel: exec.policyChannel,
                       onTrace: (t) => d.extras.agentTurn(run.id, base.nodeId, t),
+                      // Bound to this step's context (`base` is the full ctx once this assign is done).
+                      ...(d.agentTools ? { tools: d.agentTools(base) } : {}),
                     }),
                 },
               }

@@ -10,6 +10,15 @@ export interface TriggerHealthUpdate {
   lastError?: string;
 }
 
+/** How a listener admits one event beyond its payload. */
+export interface FireOptions {
+  /**
+   * The event's own id (a broker's message id): an event whose key already started a run of this flow
+   * within `ttlMs` starts none, and the earlier run's id is returned. Stored in the admission's commit.
+   */
+  dedupe?: { key: string; ttlMs: number };
+}
+
 /** One active flow's trigger, handed to the listener of its type. */
 export interface TriggerBinding<C = unknown> {
   flowId: string;
@@ -25,9 +34,9 @@ export interface TriggerBinding<C = unknown> {
    * the trigger's health. Rejects once this binding is replaced or unbound: a trigger never starts a
    * version it no longer serves.
    */
-  fire(payload: unknown): Promise<string>;
+  fire(payload: unknown, options?: FireOptions): Promise<string>;
   /** The same, for a listener that already holds the payload as JSON text. */
-  fireJson(payloadJson: string): Promise<string>;
+  fireJson(payloadJson: string, options?: FireOptions): Promise<string>;
   /** Updates this trigger's health (the flow list shows it). */
   report(update: TriggerHealthUpdate): void;
 }

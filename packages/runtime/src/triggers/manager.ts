@@ -3,6 +3,7 @@ import type { FlowNode, RunChannel, TriggerDefinition } from "@switchyard/engine
 import type { Logger } from "../logger";
 import type { FlowCache } from "../runs/flow-cache";
 import {
+  type FireOptions,
   type TriggerBinding,
   TriggerBindError,
   type TriggerHealthUpdate,
@@ -38,6 +39,8 @@ export interface TriggerRunRequest {
   flowVersion: number;
   channel: RunChannel;
   payloadJson: string;
+  /** Set when the event carries its own id: a repeat within the window admits nothing new. */
+  idempotency?: { key: string; ttlMs: number };
 }
 
 /**
@@ -87,7 +90,7 @@ export function createTriggerManager(o: {
     base: Omit<TriggerBinding, "fire" | "fireJson" | "report">,
     channel: RunChannel,
   ): TriggerBinding => {
-    const fireJson = async (payloadJson: string) => {
+    const fireJson = async (payloadJson: string, options?: FireOptions) => {
       if (bound.get(base.flowId)?.binding !== binding)
         throw new Error(
           `flow ${base.flowId} version ${base.flowVersion} is no longer bound; event not admitted`,
@@ -97,6 +100,10 @@ export function createTriggerManager(o: {
         flowVersion: base.flowVersion,
         channel,
         payloadJson,
+        // Keyed per flow, like webhook idempotency keys: two flows may see one message id.
+        ...(options?.dedupe
+          ? { idempotency: { key: `${base.flowId}:${options.dedupe.key}`, ttlMs: options.dedupe.ttlMs } }
+          : {}),
       });
       if (bound.get(base.flowId)?.binding === binding)
         report(base.flowId, { lastEventAt: new Date().toISOString() });
@@ -105,7 +112,7 @@ export function createTriggerManager(o: {
     const binding: TriggerBinding = {
       ...base,
       fireJson,
-      fire: (payload) => fireJson(JSON.stringify(payload)),
+      fire: (payload, options) => fireJson(JSON.stringify(payload), options),
       // A replaced binding's late reports would describe a trigger that no longer runs.
       report: (update) => {
         if (bound.get(base.flowId)?.binding === binding) report(base.flowId, update);

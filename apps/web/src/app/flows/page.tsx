@@ -6,6 +6,7 @@ import { type ChangeEvent, type FormEvent, useRef, useState } from "react";
 import { buttonClass, EmptyState, ErrorBox, PageHeader, secondaryButtonClass } from "@/components/page";
 import { newFlowDefinition } from "@/lib/new-flow";
 import { useTRPC } from "@/trpc/client";
+import { N8nImport } from "@/components/flows/N8nImport";
 import { TemplatePicker } from "@/components/flows/TemplatePicker";
 import { FlowHealth } from "./flow-health";
 
@@ -34,6 +35,7 @@ export default function FlowsPage() {
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [importError, setImportError] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
+  const [n8nOpen, setN8nOpen] = useState(false);
   const [importNotice, setImportNotice] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const flows = useQuery(trpc.flow.list.queryOptions({ search: search || undefined }));
@@ -138,6 +140,14 @@ export default function FlowsPage() {
             <button
               type="button"
               className={secondaryButtonClass}
+              aria-expanded={n8nOpen}
+              onClick={() => setN8nOpen((o) => !o)}
+            >
+              Import from n8n
+            </button>
+            <button
+              type="button"
+              className={secondaryButtonClass}
               aria-expanded={templatesOpen}
               onClick={() => setTemplatesOpen((o) => !o)}
             >
@@ -160,6 +170,7 @@ export default function FlowsPage() {
       />
       <div className="space-y-4 px-8 py-6">
         {templatesOpen ? <TemplatePicker onClose={() => setTemplatesOpen(false)} /> : null}
+        {n8nOpen ? <N8nImport onClose={() => setN8nOpen(false)} /> : null}
         {create.error ? <ErrorBox message={create.error.message} /> : null}
         {importError ? <ErrorBox message={importError} /> : null}
         {importNotice ? (

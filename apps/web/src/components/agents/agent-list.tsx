@@ -5,6 +5,7 @@ import Link from "next/link";
 import { EmptyState, ErrorBox } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
 import { NoProviderNotice } from "./no-provider-notice";
+import { ToolAccess } from "./tool-access";
 
 const chip =
   "rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200";
@@ -81,6 +82,12 @@ export function AgentList() {
                 {a.maxResultChars === null ? "none" : `${a.maxResultChars.toLocaleString("en")} characters`}
               </dd>
             </dl>
+            <div className="mt-4">
+              <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">
+                Tool access by channel
+              </h3>
+              <ToolAccess agentId={a.id} access={a.access} />
+            </div>
             {a.retrievalOnly ? (
               <p className="mt-3 text-xs text-emerald-700 dark:text-emerald-300">
                 works without a model (retrieval-only)

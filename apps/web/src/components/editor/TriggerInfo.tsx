@@ -12,6 +12,7 @@ const panels: Record<string, (p: { node: FlowNode }) => ReactNode> = {
   "trigger.webhook": WebhookInfo,
   "trigger.email": EmailInfo,
   "trigger.cron": CronInfo,
+  "trigger.imap": ImapInfo,
 };
 
 export function TriggerInfo({ node }: { node: FlowNode }) {
@@ -154,6 +155,31 @@ function CronInfo({ node }: { node: FlowNode }) {
       ) : (
         <p className="text-xs text-slate-500">Working out the next runs…</p>
       )}
+    </Box>
+  );
+}
+
+function ImapInfo({ node }: { node: FlowNode }) {
+  const mailbox = str(node.config.mailbox) || "INBOX";
+  const moveTo = str(node.config.moveTo);
+  const every = typeof node.config.pollSeconds === "number" ? node.config.pollSeconds : 60;
+  return (
+    <Box title="Mailbox">
+      <p data-testid="imap-summary" className="text-xs text-slate-700 dark:text-slate-300">
+        Each unread message in <code className="font-mono">{mailbox}</code> starts a run, then is{" "}
+        {node.config.after === "move" ? (
+          <>
+            moved to <code className="font-mono">{moveTo || "…"}</code>
+          </>
+        ) : (
+          "marked as read"
+        )}{" "}
+        once the run is queued. Checked every {every} s, and at once on new mail when the server supports
+        IDLE.
+      </p>
+      <p className="text-[11px] text-slate-500 dark:text-slate-400">
+        The flow list shows whether the mailbox is reachable, and why not.
+      </p>
     </Box>
   );
 }

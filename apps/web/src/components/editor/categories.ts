@@ -14,6 +14,7 @@ const categories: Record<string, { label: string; tone: string }> = {
     tone: "bg-teal-100 text-teal-700 dark:bg-teal-900/50 dark:text-teal-300",
   },
   ai: { label: "AI", tone: "bg-emerald-100 text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300" },
+  import: { label: "Import", tone: "bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-200" },
 };
 const order = Object.keys(categories);
 

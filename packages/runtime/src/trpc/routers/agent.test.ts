@@ -19,10 +19,14 @@ describe("agent router", () => {
       "context_scout",
       "drafter",
       "flow_memory_agent",
+      "operator",
       "orchestrator",
+      "planner",
       "researcher",
+      "support_responder",
     ]);
-    expect(agents.find((a) => a.id === "flow_memory_agent")).toEqual({
+    const { access: _access, ...memoryAgent } = agents.find((a) => a.id === "flow_memory_agent")!;
+    expect(memoryAgent).toEqual({
       id: "flow_memory_agent",
       displayName: "Flow Memory Agent",
       whenToUse: expect.stringMatching(/^Read-only retrieval of what the user's memory knows/),
@@ -41,6 +45,44 @@ describe("agent router", () => {
       retrievalOnly: true,
     });
     expect(agents.find((a) => a.id === "orchestrator")?.subagents).toContain("flow_memory_agent");
+  });
+
+  it("lists, per agent, which tools a webhook, e-mail, cron, API or manual run would get", async () => {
+    const viewer = await t.as("viewer");
+    const { agents } = await viewer.caller.agent.list();
+    const access = (id: string) =>
+      Object.fromEntries(
+        agents
+          .find((a) => a.id === id)!
+          .access.map((c) => [c.channel, [c.allowedPermission, c.allowed, c.denied]]),
+      );
+    expect(access("support_responder")).toEqual({
+      webhook: ["read_only", ["memory_flavour", "memory_recall"], ["http_request", "send_email"]],
+      email: ["read_only", ["memory_flavour", "memory_recall"], ["http_request", "send_email"]],
+      cron: ["write", ["http_request", "memory_flavour", "memory_recall", "send_email"], []],
+      api: ["write", ["http_request", "memory_flavour", "memory_recall", "send_email"], []],
+      manual: ["execute", ["http_request", "memory_flavour", "memory_recall", "send_email"], []],
+    });
+    expect(access("operator")).toEqual({
+      webhook: ["read_only", [], ["http_request", "run_code", "start_flow"]],
+      email: ["read_only", [], ["http_request", "run_code", "start_flow"]],
+      cron: ["write", ["http_request", "start_flow"], ["run_code"]],
+      api: ["write", ["http_request", "start_flow"], ["run_code"]],
+      manual: ["execute", ["http_request", "run_code", "start_flow"], []],
+    });
+    // Hidden = the tools it does not list, on every channel (run_code is hidden, never denied, for support_responder).
+    const email = agents
+      .find((a) => a.id === "support_responder")!
+      .access.find((c) => c.channel === "email")!;
+    expect(email.hidden).toContain("run_code");
+    // The same session the runner builds: the list agrees with agent.get's full preview.
+    const full = await viewer.caller.agent.get({ id: "operator" });
+    const cron = full.policy.find((p) => p.channel === "cron")!;
+    expect([cron.allowed, cron.hidden, cron.denied]).toEqual([
+      access("operator").cron![1],
+      agents.find((a) => a.id === "operator")!.access.find((c) => c.channel === "cron")!.hidden,
+      access("operator").cron![2],
+    ]);
   });
 
   it("shows one definition with its prompt and its policy on every channel under the saved ceilings", async () => {

@@ -27,15 +27,43 @@ function summary(def: AgentDefinition) {
   };
 }
 
+/** The channels a trigger or a person starts runs on: what the agents page shows per agent. */
+export const ACCESS_CHANNELS = ["webhook", "email", "cron", "api", "manual"] as const;
+
+/**
+ * Per channel, which tools a run would get: the runner's own policy session (previewPolicy → agentSession),
+ * so the page and the runtime cannot disagree. `hidden` is what the agent does not list.
+ */
+function toolAccess(
+  def: AgentDefinition,
+  definitions: ReadonlyMap<string, AgentDefinition>,
+  ceilings: Record<string, string>,
+) {
+  return ACCESS_CHANNELS.map((channel) => {
+    const p = previewPolicy(def, definitions, channel, ceilings);
+    return {
+      channel,
+      allowedPermission: p.allowedPermission,
+      allowed: p.allowed,
+      hidden: p.hidden,
+      denied: p.denied,
+    };
+  });
+}
+
 /** The agent definitions the runtime has loaded, read-only: they are edited as files in agents/. */
 export const agentRouter = router({
   list: viewerProcedure.query(async ({ ctx }) => {
     const { definitions } = ctx.host.services.agents();
     const provider = await readLlm(ctx.host);
+    const { ceilings } = effectiveCeilings(await ctx.host.settings.get("policy.channelCeilings"));
     return {
       // Only whether one is set: the URL and models are the owner's business (Settings › Models).
       providerConfigured: provider !== null,
-      agents: [...definitions.values()].map(summary),
+      agents: [...definitions.values()].map((def) => ({
+        ...summary(def),
+        access: toolAccess(def, definitions, ceilings),
+      })),
     };
   }),
 

@@ -32,6 +32,45 @@ describe("credential router", () => {
       "smtp",
       "webhookSecret",
       "llmProvider",
+      "postgres",
+      "mysql",
+      "redis",
+      "nats",
+      "imap",
+      "mqtt",
+      "amqp",
+    ]);
+    const pg = types.find((x) => x.type === "postgres")!;
+    expect(pg.fields.map((f) => [f.name, f.required, f.masked])).toEqual([
+      ["host", true, false],
+      ["port", true, false],
+      ["database", true, false],
+      ["user", true, false],
+      ["password", false, true],
+      ["ssl", false, false],
+      ["allowedHosts", true, false],
+    ]);
+    // Broker credentials: the port has the broker's default, the password is masked.
+    const amqp = types.find((x) => x.type === "amqp")!;
+    expect(amqp.fields.map((f) => [f.name, f.required])).toEqual([
+      ["host", true],
+      ["port", false],
+      ["secure", false],
+      ["vhost", false],
+      ["user", true],
+      ["password", true],
+      ["allowedHosts", true],
+    ]);
+    expect(amqp.fields.find((f) => f.name === "port")).toMatchObject({ default: "5672" });
+    expect(amqp.fields.find((f) => f.name === "password")?.masked).toBe(true);
+    expect(types.find((x) => x.type === "mqtt")?.fields.map((f) => [f.name, f.required])).toEqual([
+      ["host", true],
+      ["port", false],
+      ["secure", false],
+      ["user", false],
+      ["password", false],
+      ["clientIdPrefix", false],
+      ["allowedHosts", true],
     ]);
     const smtp = types.find((x) => x.type === "smtp")!;
     expect(smtp.fields.map((f) => [f.name, f.required])).toEqual([

@@ -17,7 +17,8 @@ const flowWith = (agentRef: string) => ({
   edges: [{ from: { node: "start", port: "main" }, to: { node: "ask", port: "main" } }],
 });
 
-const KNOWN = "classifier, context_scout, drafter, flow_memory_agent, orchestrator, researcher";
+const KNOWN =
+  "classifier, context_scout, drafter, flow_memory_agent, operator, orchestrator, planner, researcher, support_responder";
 const unknownMessage = `node "ask" field "agent_ref": no agent "support_triage" is loaded; known agents: ${KNOWN}`;
 
 describe("an agent node naming an agent that is not loaded", () => {

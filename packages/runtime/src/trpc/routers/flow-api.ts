@@ -7,6 +7,7 @@ import { idParams, queryInt } from "../rest/params";
 import { flowDetail, flowSummary, flowVersion } from "../rest/schemas";
 import { flowView } from "../rest/views";
 import { auditedEditorProcedure, router, viewerProcedure } from "../trpc";
+import { importN8nProcedure } from "./flow-import-api";
 
 const tags = ["Flows"];
 
@@ -234,6 +235,8 @@ export const flowApiRouter = router({
     .input(idParams)
     .output(flowSummary)
     .mutation(async ({ ctx, input }) => flowView((await ctx.host.control.setActive(input.id, false))!)),
+
+  importN8n: importN8nProcedure,
 
   versions: viewerProcedure
     .meta({

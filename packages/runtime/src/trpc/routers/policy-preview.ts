@@ -2,6 +2,7 @@ import {
   type AgentDefinition,
   agentSession,
   BUILTIN_TOOL_CATALOG,
+  SUBAGENT_TOOL_NAMES,
   DEFAULT_CHANNEL_CEILINGS,
   PERMISSION_LEVELS,
   type PolicedTool,
@@ -76,7 +77,7 @@ export interface PolicyPreview {
 
 /**
  * The session an agent turn would get on this channel, built by the runner's own `agentSession` from the
- * built-in tool catalogue plus one read_only delegate per allowed sub-agent. A test compares it with the
+ * built-in tool catalogue plus one read_only delegate per allowed sub-agent and the sub-agent session tools. A test compares it with the
  * policy snapshot the real runner records in its trace.
  */
 export function previewPolicy(
@@ -89,6 +90,9 @@ export function previewPolicy(
     const child = definitions.get(id);
     return child ? [{ name: child.delegateName, permission: "read_only" as const }] : [];
   });
+  // A delegating agent also manages its sessions (list/wait/cancel/continue), as the runner gives it.
+  if (def.subagents.length > 0)
+    delegates.push(...SUBAGENT_TOOL_NAMES.map((name) => ({ name, permission: "read_only" as const })));
   const { session, channelCeiling, ceiling } = agentSession({
     def,
     channel,

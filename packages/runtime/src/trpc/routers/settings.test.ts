@@ -1,5 +1,6 @@
 import { DEFAULT_CHANNEL_CEILINGS, type ScriptedLlmServer, startScriptedLlmServer } from "@switchyard/agent";
-import type { RunChannel } from "@switchyard/engine";
+import type { NodeContext, RunChannel } from "@switchyard/engine";
+import { stepActionTools } from "../../agent-tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testCaller } from "../__tests__/caller";
 
@@ -47,6 +48,8 @@ async function runnerPolicy(agentRef: string, channel: RunChannel) {
       timeoutMs: 10_000,
       signal: new AbortController().signal,
       onTrace: (trace) => traces.push(trace as { policy: unknown }),
+      // What the executor adds to every agent step; only policed here (no model), never executed.
+      tools: stepActionTools({} as NodeContext, t.host.settings),
     })
     .catch(() => undefined);
   if (!traces[0]) throw new Error(`no trace from ${agentRef}`);
@@ -284,7 +287,15 @@ describe("settings › agent policy", () => {
     ] as const;
     for (const ceilings of drafts) {
       await t.caller.settings.policy.set({ ceilings });
-      for (const agentId of ["flow_memory_agent", "orchestrator", "researcher", "classifier"]) {
+      for (const agentId of [
+        "flow_memory_agent",
+        "orchestrator",
+        "planner",
+        "researcher",
+        "classifier",
+        "support_responder",
+        "operator",
+      ]) {
         const p = await t.caller.settings.policy.preview({ agentId, channel: "webhook", ceilings });
         const real = await runnerPolicy(agentId, "webhook");
         expect({
@@ -307,7 +318,7 @@ describe("settings › agent policy", () => {
     });
     expect(p).toMatchObject({
       allowed: ["memory_flavour", "memory_hybrid_search", "memory_recall"],
-      hidden: ["http_get"],
+      hidden: ["http_get", "http_request", "run_code", "send_email", "start_flow"],
       denied: [],
       maxBytes: 2048,
     });
@@ -320,7 +331,7 @@ describe("settings › agent policy", () => {
         "- Allowed permission: read_only",
         "- Risk: low",
         "- Allowed tools: memory_flavour, memory_hybrid_search, memory_recall",
-        "- Restricted tools: 1 omitted by policy",
+        "- Restricted tools: 5 omitted by policy",
         "",
       ].join("\n"),
     );
@@ -333,7 +344,7 @@ describe("settings › agent policy", () => {
       allowed: [],
       denied: ["memory_flavour", "memory_hybrid_search", "memory_recall"],
     });
-    expect(none.boundary).toContain("- Restricted tools: 4 omitted by policy");
+    expect(none.boundary).toContain("- Restricted tools: 8 omitted by policy");
     expect(
       await failure(
         t.caller.settings.policy.preview({ agentId: "ghost", channel: "webhook", ceilings: drafts[0] }),

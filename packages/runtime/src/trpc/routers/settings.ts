@@ -11,6 +11,7 @@ import {
   safeDefaultCeilings,
 } from "./policy-preview";
 import { audit as auditRow } from "../../auth";
+import { agentEmailRouter } from "./settings-agent-email";
 import {
   cleanModels,
   llmApiKey,
@@ -152,4 +153,9 @@ const networkRouter = router({
     }),
 });
 
-export const settingsRouter = router({ llm: llmRouter, policy: policyRouter, network: networkRouter });
+export const settingsRouter = router({
+  llm: llmRouter,
+  policy: policyRouter,
+  network: networkRouter,
+  agentEmail: agentEmailRouter,
+});

@@ -1,6 +1,14 @@
 "use client";
 
-import { argsPreview, decisionLabel, isRefused, type ToolCallTrace } from "./trace-view-model";
+import type { ReactNode } from "react";
+import {
+  argsPreview,
+  decisionLabel,
+  delegationMode,
+  incompleteLabel,
+  isRefused,
+  type ToolCallTrace,
+} from "./trace-view-model";
 
 const outcomeTone: Record<ToolCallTrace["outcome"], string> = {
   executed: "border-slate-200 dark:border-slate-700",
@@ -10,8 +18,19 @@ const outcomeTone: Record<ToolCallTrace["outcome"], string> = {
 };
 
 /** One tool call: what the model asked for, what policy decided, and what came back or why not. */
-export function ToolCallRow({ call, childAgent }: { call: ToolCallTrace; childAgent?: string }) {
+export function ToolCallRow({
+  call,
+  childAgent,
+  children,
+}: {
+  call: ToolCallTrace;
+  childAgent?: string;
+  /** The child turn this call started, drawn nested under it. */
+  children?: ReactNode;
+}) {
   const refused = isRefused(call);
+  const mode = delegationMode(call);
+  const incomplete = incompleteLabel(call);
   return (
     <li
       data-testid="tool-call"
@@ -35,6 +54,24 @@ export function ToolCallRow({ call, childAgent }: { call: ToolCallTrace; childAg
         {refused ? <span className="font-semibold text-red-700 dark:text-red-300">refused</span> : null}
         {childAgent ? (
           <span className="text-violet-700 dark:text-violet-300">hand-off to {childAgent}</span>
+        ) : null}
+        {call.automatic ? (
+          <span data-testid="tool-automatic" className="text-slate-500">
+            made by the runtime: background sub-agents ended
+          </span>
+        ) : null}
+        {mode ? (
+          <span data-testid="tool-subagent" className="font-mono text-violet-700 dark:text-violet-300">
+            session {call.subagentSessionId} · {mode}
+          </span>
+        ) : null}
+        {incomplete ? (
+          <span
+            data-testid="tool-incomplete"
+            className="rounded-full bg-amber-100 px-1.5 text-[10px] font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+          >
+            {incomplete}
+          </span>
         ) : null}
         <span className="ml-auto text-slate-500">{call.latencyMs} ms</span>
       </div>
@@ -70,6 +107,7 @@ export function ToolCallRow({ call, childAgent }: { call: ToolCallTrace; childAg
           <pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap text-[11px]">{call.result}</pre>
         </details>
       ) : null}
+      {children}
     </li>
   );
 }

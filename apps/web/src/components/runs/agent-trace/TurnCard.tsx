@@ -2,7 +2,7 @@
 
 import { LlmCallRow } from "./LlmCallRow";
 import { ToolCallRow } from "./ToolCallRow";
-import { refusedCalls, stopReason, timeline, type TurnNode } from "./trace-view-model";
+import { childPlacement, refusedCalls, stopReason, timeline, type TurnNode } from "./trace-view-model";
 
 const stopTone = {
   ok: "text-emerald-700 dark:text-emerald-300",
@@ -24,16 +24,23 @@ export function TurnCard({ node }: { node: TurnNode }) {
   const stop = stopReason(turn);
   const refused = refusedCalls(turn);
   const childAgents = new Map(node.children.map((c) => [c.turn.turnId, c.turn.agentId]));
+  const { byCall, unlinked } = childPlacement(node);
   return (
     <section
       data-testid="agent-turn-card"
       data-agent-id={turn.agentId}
       data-stop={turn.stop}
+      data-session-id={turn.subagentSessionId}
       aria-label={`Agent ${turn.agentId}`}
       className="space-y-2 rounded-lg border border-violet-200 bg-white p-3 dark:border-violet-900 dark:bg-slate-900"
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
         <span className="text-sm font-semibold">{turn.agentId}</span>
+        {turn.subagentSessionId ? (
+          <span data-testid="turn-session" className="font-mono text-violet-700 dark:text-violet-300">
+            session {turn.subagentSessionId}
+          </span>
+        ) : null}
         <span className="rounded bg-violet-100 px-1.5 text-violet-800 dark:bg-violet-900 dark:text-violet-200">
           {turn.agentTier ?? "agent"}
         </span>
@@ -67,7 +74,17 @@ export function TurnCard({ node }: { node: TurnNode }) {
               key={`tool-${e.call.id}-${i}`}
               call={e.call}
               childAgent={e.call.childTurnId ? childAgents.get(e.call.childTurnId) : undefined}
-            />
+            >
+              {e.call.childTurnId && byCall.has(e.call.childTurnId) ? (
+                // The child's turn sits under the call that started it: the trace reads as a tree.
+                <div
+                  data-testid="spawned-turn"
+                  className="mt-2 border-l-2 border-violet-200 pl-3 dark:border-violet-800"
+                >
+                  <TurnCard node={byCall.get(e.call.childTurnId)!} />
+                </div>
+              ) : null}
+            </ToolCallRow>
           ),
         )}
       </ol>
@@ -83,12 +100,12 @@ export function TurnCard({ node }: { node: TurnNode }) {
       >
         {stop.text}
       </p>
-      {node.children.length ? (
+      {unlinked.length ? (
         <div
           data-testid="sub-agents"
           className="space-y-2 border-l-2 border-violet-200 pl-3 dark:border-violet-800"
         >
-          {node.children.map((child) => (
+          {unlinked.map((child) => (
             <TurnCard key={child.turn.turnId} node={child} />
           ))}
         </div>

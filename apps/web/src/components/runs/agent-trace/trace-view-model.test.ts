@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { AgentTurnTrace, ToolCallTrace } from "./trace-view-model";
-import { argsPreview, isTurnTrace, refusedCalls, stopReason, timeline, turnTree } from "./trace-view-model";
+import {
+  argsPreview,
+  childPlacement,
+  delegationMode,
+  incompleteLabel,
+  isTurnTrace,
+  refusedCalls,
+  stopReason,
+  timeline,
+  turnTree,
+} from "./trace-view-model";
 
 const policy = {
   agentId: "orchestrator",
@@ -73,6 +83,33 @@ describe("agent trace view model", () => {
     expect(tree.map((n) => n.turn.turnId)).toEqual(["p"]);
     expect(tree[0]!.children.map((n) => n.turn.turnId)).toEqual(["c"]);
     expect(tree[0]!.children[0]!.children.map((n) => n.turn.turnId)).toEqual(["g"]);
+  });
+
+  it("places each sub-agent turn under the call that started it, and keeps unlinked ones after the turn", () => {
+    const parent = turn({
+      turnId: "p",
+      toolCalls: [
+        tool(1, "delegate_scout", { childTurnId: "a", subagentSessionId: "sa-1", args: { blocking: false } }),
+        tool(2, "continue_subagent", { childTurnId: "b", subagentSessionId: "sa-1", args: {} }),
+      ],
+    });
+    const a = turn({ turnId: "a", parentTurnId: "p", subagentSessionId: "sa-1" });
+    const b = turn({ turnId: "b", parentTurnId: "p", subagentSessionId: "sa-1" });
+    const old = turn({ turnId: "o", parentTurnId: "p" });
+    const [root] = turnTree([a, b, old, parent]);
+    const { byCall, unlinked } = childPlacement(root!);
+    expect([...byCall.keys()]).toEqual(["a", "b"]);
+    expect(unlinked.map((n) => n.turn.turnId)).toEqual(["o"]);
+    expect(parent.toolCalls.map(delegationMode)).toEqual(["background", "background"]);
+    expect(delegationMode(tool(1, "delegate_scout", { subagentSessionId: "sa-2", args: {} }))).toBe("waited");
+    expect(delegationMode(tool(1, "memory_recall"))).toBeNull();
+  });
+
+  it("names why a sub-agent came back incomplete", () => {
+    expect(incompleteLabel(tool(1, "delegate_x", { incomplete: "iteration_limit" }))).toBe(
+      "incomplete: the sub-agent hit its iteration limit",
+    );
+    expect(incompleteLabel(tool(1, "delegate_x"))).toBeNull();
   });
 
   it("picks out the refused calls", () => {

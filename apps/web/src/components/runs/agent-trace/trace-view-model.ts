@@ -42,6 +42,46 @@ export function turnTree(turns: readonly AgentTurnTrace[]): TurnNode[] {
   return roots;
 }
 
+/**
+ * A turn's children split by where they belong: under the tool call that started them (a delegate
+ * call or continue_subagent names its child turn), or — for traces without that link — after the turn.
+ */
+export function childPlacement(node: TurnNode): {
+  byCall: Map<string, TurnNode>;
+  unlinked: TurnNode[];
+} {
+  const linked = new Set(node.turn.toolCalls.map((c) => c.childTurnId).filter(Boolean));
+  const byCall = new Map<string, TurnNode>();
+  const unlinked: TurnNode[] = [];
+  for (const child of node.children) {
+    if (linked.has(child.turn.turnId)) byCall.set(child.turn.turnId, child);
+    else unlinked.push(child);
+  }
+  return { byCall, unlinked };
+}
+
+/** How a delegation ran: waited for, or in the background (`blocking: false`, or a follow-up by default). */
+export function delegationMode(call: ToolCallTrace): "background" | "waited" | null {
+  if (!call.subagentSessionId) return null;
+  const blocking = (call.args as { blocking?: unknown } | null)?.blocking;
+  if (call.name === "continue_subagent") return blocking === true ? "waited" : "background";
+  return blocking === false ? "background" : "waited";
+}
+
+const incompleteLabels: Record<NonNullable<ToolCallTrace["incomplete"]>, string> = {
+  iteration_limit: "hit its iteration limit",
+  timeout: "timed out",
+  failed: "failed",
+  cancelled: "was cancelled",
+};
+
+/** A delegate call whose child came back as [SUBAGENT_INCOMPLETE], in words. */
+export function incompleteLabel(call: ToolCallTrace): string | null {
+  return call.incomplete
+    ? `incomplete: the sub-agent ${incompleteLabels[call.incomplete] ?? call.incomplete}`
+    : null;
+}
+
 export type TimelineEntry =
   | { kind: "llm"; iteration: number; call: LlmCallTrace }
   | { kind: "tool"; iteration: number; call: ToolCallTrace };
