@@ -2,10 +2,20 @@
 // Run from the repo root: npx tsx bench/memory-speed.ts [items=100000] [queries per tool=300] [ANN-recall queries=200]
 // The ANN-recall queries each scan every vector exactly (for the truth), so use few at 1 000 000 items.
 // Items are generated and ingested 10 000 at a time, so the bench's own inputs don't inflate peak RSS.
-import { mkdtempSync, rmSync } from "node:fs";
+// MEMORY_PKG=<packages/memory folder> runs it against another checkout (say, main's), read-only.
+// MEMORY_BENCH_DB=<file> keeps the store there and, when it already holds N items, reuses it without ingest
+// (a 1 000 000-item store is generated once); then ingest and its share of peak RSS are not measured.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { createMemoryTools, type ItemInput, openMemory } from "../packages/memory/src/index";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type * as MemoryPackage from "../packages/memory/src/index";
+import type { ItemInput } from "../packages/memory/src/index";
+
+const pkg = resolve(process.env.MEMORY_PKG ?? join(import.meta.dirname, "../packages/memory"));
+const { createMemoryTools, openMemory } = (await import(
+  pathToFileURL(join(pkg, "src/index.ts")).href
+)) as typeof MemoryPackage;
 
 const N = Number(process.argv[2] ?? 100_000);
 const ANN_QUERIES = Number(process.argv[4] ?? 200);
@@ -64,16 +74,30 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-const dir = mkdtempSync(join(tmpdir(), "memory-speed-"));
-const memory = openMemory({ file: join(dir, "memory.db"), log: (l) => console.log(l) });
+const keptFile = process.env.MEMORY_BENCH_DB ? resolve(process.env.MEMORY_BENCH_DB) : null;
+const dir = keptFile ? dirname(keptFile) : mkdtempSync(join(tmpdir(), "memory-speed-"));
+const file = keptFile ?? join(dir, "memory.db");
+const reuse = keptFile !== null && existsSync(keptFile);
+const o0 = performance.now();
+const memory = openMemory({ file, log: (l) => console.log(l) });
+const openMs = performance.now() - o0;
 try {
   const t0 = performance.now();
-  for (let start = 0; start < N; start += BATCH) {
-    await memory.ingest.addMany(
-      Array.from({ length: Math.min(BATCH, N - start) }, (_, i) => item(start + i)),
-    );
+  const c0 = process.cpuUsage();
+  if (reuse) {
+    const have = memory.reader.status().items;
+    if (have !== N) throw new Error(`${file} holds ${have} items, not ${N}`);
+  } else {
+    for (let start = 0; start < N; start += BATCH) {
+      await memory.ingest.addMany(
+        Array.from({ length: Math.min(BATCH, N - start) }, (_, i) => item(start + i)),
+      );
+    }
   }
   const ingestSeconds = (performance.now() - t0) / 1000;
+  const ingestCpu = cpuMs(c0) / 1000;
+  // Advance the generator as the ingest would have, so a reused store gets the same queries.
+  if (reuse) for (let i = 0; i < N; i++) item(i);
 
   memory.ingest.setFlavour("communication", `# Communication\n${sentence(200)}`);
   const tools = createMemoryTools(memory.reader);
@@ -116,7 +140,9 @@ try {
     `memory-speed: ${N} items, ${QUERIES} queries per row, node ${process.version}, ${cpus().length} cpus, load ${loadavg()[0]!.toFixed(1)}, vectors ${memory.vectorBackend}, index ${index}, embedder ${memory.reader.status().embedderId}`,
   );
   console.log(
-    `ingest: ${ingestSeconds.toFixed(1)} s, ${Math.round(N / ingestSeconds)} items/s (embedding + FTS + vectors, 1000 per transaction)`,
+    reuse
+      ? `ingest: not measured (reused ${file}; opening it took ${Math.round(openMs)} ms)`
+      : `ingest: ${ingestSeconds.toFixed(1)} s, ${Math.round(N / ingestSeconds)} items/s, CPU ${ingestCpu.toFixed(1)} s = ${Math.round(N / ingestCpu)} items per CPU-second (embedding + FTS + vectors, 1000 per transaction)`,
   );
   console.table(rows);
   console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
@@ -125,9 +151,9 @@ try {
   // ANN recall: the HNSW top 10 against an exact scan of the same vectors (same file, same backend, so
   // the vector table is shared, not rebuilt), over semantic recall queries without the score floor.
   if (index === "hnsw" && ANN_QUERIES > 0) {
-    const ann = openMemory({ file: join(dir, "memory.db"), log: () => {}, recallMinScore: -1 });
+    const ann = openMemory({ file, log: () => {}, recallMinScore: -1 });
     const exact = openMemory({
-      file: join(dir, "memory.db"),
+      file,
       log: () => {},
       recallMinScore: -1,
       vectorIndex: "exact",
@@ -149,9 +175,9 @@ try {
     ann.close();
   }
   const r0 = performance.now();
-  openMemory({ file: join(dir, "memory.db"), log: (l) => console.log(l) }).close();
+  openMemory({ file, log: (l) => console.log(l) }).close();
   console.log(`reopen: ${Math.round(performance.now() - r0)} ms`);
 } finally {
   memory.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (!keptFile) rmSync(dir, { recursive: true, force: true });
 }
