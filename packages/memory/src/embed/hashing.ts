@@ -35,28 +35,60 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
   if (!Number.isInteger(dimensions) || dimensions < 16)
     throw new RangeError("dimensions must be an integer ≥ 16");
 
-  const add = (v: Float32Array, feature: string, weight: number) => {
-    const h = hash(feature);
-    // Signed hashing: collisions cancel out on average instead of piling up.
-    v[h % dimensions]! += h & 0x80000000 ? -weight : weight;
+  const slot = (h: number) => h % dimensions;
+  const sign = (h: number) => (h & 0x80000000 ? -1 : 1);
+
+  // What a word contributes never depends on its neighbours (only the bigram does), so its stem and
+  // hashed features are worked out once per distinct word: most of a text's words were seen before.
+  interface WordFeatures {
+    stem: string;
+    slot: number;
+    sign: number;
+    gramSlots: Int32Array;
+    gramSigns: Int8Array;
+  }
+  const cache = new Map<string, WordFeatures>();
+  const CACHE_LIMIT = 50_000;
+  const featuresOf = (w: string): WordFeatures => {
+    let f = cache.get(w);
+    if (f) return f;
+    const s = stem(w);
+    const h = hash(`w:${s}`);
+    const padded = `<${w}>`;
+    const grams: number[] = [];
+    for (const n of [3, 4])
+      for (let i = 0; i + n <= padded.length; i++) grams.push(hash(`c:${padded.slice(i, i + n)}`));
+    f = {
+      stem: s,
+      slot: slot(h),
+      sign: sign(h),
+      gramSlots: Int32Array.from(grams, slot),
+      gramSigns: Int8Array.from(grams, sign),
+    };
+    // A bounded cache: past the limit (a huge vocabulary) start over rather than grow without end.
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(w, f);
+    return f;
   };
 
+  // Signed hashing: collisions cancel out on average instead of piling up. The additions happen in
+  // the same order as ever (word, bigram, then character n-grams), so vectors are bit-for-bit the same.
   const embedOne = (text: string, wordWeight?: (word: string) => number): Float32Array => {
     const v = new Float32Array(dimensions);
     const ws = contentWords(text);
     let previous: { stem: string; weight: number } | null = null;
     for (const w of ws) {
-      const s = stem(w);
+      const f = featuresOf(w);
       const weight = wordWeight ? wordWeight(w) : 1;
-      add(v, `w:${s}`, WORD_WEIGHT * weight);
-      if (previous !== null)
-        add(v, `b:${previous.stem} ${s}`, BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight));
-      previous = { stem: s, weight };
-      const padded = `<${w}>`;
-      const grams: string[] = [];
-      for (const n of [3, 4]) for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
-      const each = (CHAR_WEIGHT * weight) / Math.sqrt(grams.length);
-      for (const g of grams) add(v, `c:${g}`, each);
+      v[f.slot]! += f.sign < 0 ? -(WORD_WEIGHT * weight) : WORD_WEIGHT * weight;
+      if (previous !== null) {
+        const h = hash(`b:${previous.stem} ${f.stem}`);
+        const b = BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight);
+        v[slot(h)]! += sign(h) < 0 ? -b : b;
+      }
+      previous = { stem: f.stem, weight };
+      const each = (CHAR_WEIGHT * weight) / Math.sqrt(f.gramSlots.length);
+      for (let i = 0; i < f.gramSlots.length; i++) v[f.gramSlots[i]!]! += f.gramSigns[i]! < 0 ? -each : each;
     }
     return l2normalize(v);
   };

@@ -33,6 +33,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   const DIMS = 100;
   let table: WordVectors | null = null;
   let harmonic = 0;
+  // Each row's length, worked out on first use (0 = not yet): the same value every time, once.
+  let norms = new Float64Array(0);
   const load = () => {
     if (table === null) {
       table = loadWordVectors(options.path);
@@ -40,8 +42,17 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
         throw new Error(`word-vectors.bin has ${table.dims} dimensions, expected ${DIMS}`);
       // Zipf: p(rank r) = 1 / (r · H_n), H_n the n-th harmonic number.
       harmonic = Math.log(table.count) + 0.5772156649;
+      norms = new Float64Array(table.count);
     }
     return table;
+  };
+  const normOf = (t: WordVectors, row: number, o: number) => {
+    if (norms[row] === 0) {
+      let sq = 0;
+      for (let d = 0; d < DIMS; d++) sq += t.vectors[o + d]! * t.vectors[o + d]!;
+      norms[row] = Math.sqrt(sq) || 1;
+    }
+    return norms[row]!;
   };
 
   const matcher = createWordMatcher(load, options.match);
@@ -59,12 +70,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
       if (row === undefined) continue;
       const p = 1 / ((row + 1) * harmonic);
       const o = row * DIMS;
-      let norm = 1;
-      if (unitWords) {
-        let sq = 0;
-        for (let d = 0; d < DIMS; d++) sq += t.vectors[o + d]! * t.vectors[o + d]!;
-        norm = Math.sqrt(sq) || 1;
-      }
+      const norm = unitWords ? normOf(t, row, o) : 1;
       const weight =
         ((sifA / (sifA + p)) * (wordWeight ? wordWeight(w) : 1)) / (unitWords ? norm : 1 / t.scales[row]!);
       for (let d = 0; d < DIMS; d++) v[d]! += t.vectors[o + d]! * weight;
