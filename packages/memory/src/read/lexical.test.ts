@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
 import { openStore } from "../store/database";
 import { createWordStats } from "./idf";
-import { createLexicalSearch, RANK_WINDOW } from "./lexical";
+import { createLexicalSearch, DEFAULT_FIELD_WEIGHTS, RANK_WINDOW } from "./lexical";
 
 const open: Array<() => void> = [];
 afterEach(() => {
@@ -113,5 +113,35 @@ describe("lexical search", () => {
     expect(global).toHaveLength(50);
     expect(global).not.toContain("Flow order");
     expect(search("customer order", "flow_none", 10)).toEqual([]);
+  });
+
+  it("scores the default namespace exactly as a full-text index without namespace tokens does", () => {
+    const rows = [
+      ...common(40),
+      {
+        key: "Refund policy",
+        content: "Refunds over 200 need the owner's okay; customer orders under that do not.",
+      },
+    ];
+    const { db } = store(rows);
+    const plain = new Database(":memory:");
+    open.push(() => plain.close());
+    plain.exec(
+      "CREATE VIRTUAL TABLE f USING fts5(key, content, tags, thread, tokenize = 'porter unicode61 remove_diacritics 2')",
+    );
+    const insert = plain.prepare("INSERT INTO f (rowid, key, content, tags) VALUES (?, ?, ?, '[]')");
+    rows.forEach((r, i) => {
+      insert.run(i + 1, r.key, r.content);
+    });
+    const w = DEFAULT_FIELD_WEIGHTS;
+    const expected = plain
+      .prepare(
+        `SELECT rowid AS seq, bm25(f, ${w.key}, ${w.content}, ${w.tags}, ${w.thread}) AS bm25 FROM f
+         WHERE f MATCH '"customer" OR "order" OR "refund"' ORDER BY bm25, rowid LIMIT 10`,
+      )
+      .all();
+    const search = createLexicalSearch(db, createWordStats(db));
+    // Equal to the last bit: a token in every row would change bm25's length normalisation.
+    expect(search("customer order refund", "global", 10)).toEqual(expected);
   });
 });

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { contentWords } from "../embed/text";
 import { nsToken } from "../store/schema";
+import { DEFAULT_NAMESPACE } from "../types";
 import type { WordStats } from "./idf";
 
 export interface LexicalMatch {
@@ -20,9 +21,16 @@ export function buildFtsQuery(query: string, prefix: boolean): string | null {
   return terms.map((t) => (prefix && t.length >= 3 ? `"${t}"*` : `"${t}"`)).join(" OR ");
 }
 
-// Title matches count most, then tags, then the body; the thread name a little; the namespace token
-// (a filter, not evidence) not at all.
-const WEIGHTS = "3.0, 1.0, 1.5, 0.5, 0.0";
+/** bm25() weight of each indexed field (field boosts); the namespace token is a filter and weighs 0. */
+export interface FieldWeights {
+  key: number;
+  content: number;
+  tags: number;
+  thread: number;
+}
+
+// Title matches count most, then tags, then the body; the thread name a little.
+export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { key: 3, content: 1, tags: 1.5, thread: 0.5 };
 
 /**
  * When every word of a query is in more items than this, bm25 ranks only its newest this-many matches.
@@ -38,17 +46,24 @@ export const RANK_WINDOW = 2000;
  */
 export type LexicalSearch = (query: string, namespace: string, k: number, terms?: string[]) => LexicalMatch[];
 
-const SELECT = `SELECT items_fts.rowid AS seq, bm25(items_fts, ${WEIGHTS}) AS bm25 FROM items_fts`;
-
 /**
  * FTS5 matches, ranks and limits; nothing but the k rows returned is read back into JavaScript.
  *
  * The namespace is filtered one of two ways, whichever reads less. bm25() counts every item that has
  * each phrase of the query, so the namespace token as a phrase costs one read per item of the
  * namespace: cheap for a flow's few hundred, not for "global" holding most of the store. A namespace
- * holding more than half of the items is therefore checked against `items` per match instead.
+ * holding more than half of the items, and the default namespace (which has no token), is therefore
+ * checked against `items` per match instead.
  */
-export function createLexicalSearch(db: Database.Database, stats: () => WordStats): LexicalSearch {
+export function createLexicalSearch(
+  db: Database.Database,
+  stats: () => WordStats,
+  weights: FieldWeights = DEFAULT_FIELD_WEIGHTS,
+): LexicalSearch {
+  const w = [weights.key, weights.content, weights.tags, weights.thread, 0];
+  if (!w.every((x) => Number.isFinite(x) && x >= 0))
+    throw new RangeError("field weights must be finite and ≥ 0");
+  const SELECT = `SELECT items_fts.rowid AS seq, bm25(items_fts, ${w.join(", ")}) AS bm25 FROM items_fts`;
   const byToken = {
     ranked: db.prepare(`${SELECT} WHERE items_fts MATCH ? ORDER BY bm25, seq LIMIT ?`),
     windowed: db.prepare(
@@ -69,7 +84,9 @@ export function createLexicalSearch(db: Database.Database, stats: () => WordStat
     const s = stats();
     const token = nsToken(namespace);
     const kind = unselective ? "windowed" : "ranked";
-    if (s.df(token) * 2 > s.total) return byJoin[kind].all(terms, namespace, k) as LexicalMatch[];
+    // The default namespace has no token (see NS_TOKEN_SQL).
+    if (namespace === DEFAULT_NAMESPACE || s.df(token) * 2 > s.total)
+      return byJoin[kind].all(terms, namespace, k) as LexicalMatch[];
     return byToken[kind].all(`{ns_token}: ${token} AND (${terms})`, k) as LexicalMatch[];
   };
 

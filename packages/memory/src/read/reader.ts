@@ -15,7 +15,7 @@ import {
 } from "../types";
 import { reciprocalRankFusion } from "./fusion";
 import { createWordStats } from "./idf";
-import { createLexicalSearch } from "./lexical";
+import { createLexicalSearch, DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "./lexical";
 
 export interface ListOptions {
   namespace?: string;
@@ -60,6 +60,8 @@ export interface ReaderOptions {
    * (0 = the whole text only). Chosen on the quality set's tuning half (scripts/tune-boosts.ts).
    */
   headBoost?: number;
+  /** bm25() weight of the title (key), body, tags and thread name in lexical ranking (field boosts). */
+  fieldWeights?: Partial<FieldWeights>;
   /**
    * Reciprocal rank fusion constant and per-list weights for balanced mode. `expansionWeight` is the
    * weight of the full-text list for the query's expansion words (0 turns query expansion off).
@@ -114,7 +116,7 @@ export function createMemoryReader(
   const headBoost = options.headBoost ?? DEFAULT_HEAD_BOOST;
   const wordStats = createWordStats(db);
   const idfNow = () => wordStats().idf;
-  const lexical = createLexicalSearch(db, wordStats);
+  const lexical = createLexicalSearch(db, wordStats, { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights });
   const vectorSearch = ann
     ? createAnnVectorSearch(db, backend, ann, options.annCandidates)
     : createVectorSearch(db, backend);

@@ -1,12 +1,15 @@
 import type Database from "better-sqlite3";
+import { DEFAULT_NAMESPACE } from "../types";
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /**
  * The namespace as one FTS token ("n" + hex of its UTF-8), so a lexical query can say
- * `{ns_token}: n676c6f62616c AND (...)` and FTS5 filters, ranks and limits in one pass.
+ * `{ns_token}: n666c6f775f31 AND (...)` and FTS5 filters, ranks and limits in one pass. Items of the
+ * default namespace get none: bm25() normalises by the whole row's length, so a token in every row would
+ * reorder near-ties against a store without it; the default namespace is searched through a join instead.
  */
-export const NS_TOKEN_SQL = "'n' || lower(hex(namespace))";
+export const NS_TOKEN_SQL = `CASE namespace WHEN '${DEFAULT_NAMESPACE}' THEN NULL ELSE 'n' || lower(hex(namespace)) END`;
 export const nsToken = (namespace: string) => `n${Buffer.from(namespace, "utf8").toString("hex")}`;
 
 const FTS_DDL = `
@@ -97,14 +100,18 @@ export function migrate(db: Database.Database): void {
     );
   }
   db.transaction(() => {
-    // Version 1 had no namespace column in the full-text index: add it and re-index (once).
-    const upgradeFts =
-      version > 0 &&
-      db.prepare("SELECT count(*) FROM pragma_table_xinfo('items') WHERE name = 'ns_token'").pluck().get() ===
-        0;
+    // Version 1 had no namespace column in the full-text index, versions 2 and 3 gave the default
+    // namespace a token too: (re)create the column and re-index (once).
+    const upgradeFts = version > 0 && version < 4;
     if (upgradeFts) {
+      const hasColumn =
+        db
+          .prepare("SELECT count(*) FROM pragma_table_xinfo('items') WHERE name = 'ns_token'")
+          .pluck()
+          .get() !== 0;
       db.exec(`DROP TRIGGER IF EXISTS items_fts_insert; DROP TRIGGER IF EXISTS items_fts_delete;
         DROP TRIGGER IF EXISTS items_fts_update; DROP TABLE IF EXISTS items_fts;
+        ${hasColumn ? "ALTER TABLE items DROP COLUMN ns_token;" : ""}
         ALTER TABLE items ADD COLUMN ns_token TEXT GENERATED ALWAYS AS (${NS_TOKEN_SQL}) VIRTUAL;`);
     }
     db.exec(DDL);
