@@ -54,9 +54,10 @@ try {
     truth.push(new Set((await exact.reader.recall(q, { limit: 10 })).map((h) => h.item.id)));
   exact.close();
   const settings: Array<[string, ((k: number) => number) | undefined]> = [
-    ["default: min(20k + 200, 400)", undefined],
-    ["8k + 100", (k) => k * 8 + 100],
-    ["50k + 500", (k) => k * 50 + 500],
+    ["default: min(40k + 400, 800)", undefined],
+    ["400", () => 400],
+    ["1200", () => 1200],
+    ["1600", () => 1600],
   ];
   for (const [name, annCandidates] of settings) {
     const ann = openMemory({ file, log: () => {}, recallMinScore: -1, annCandidates });
