@@ -35,40 +35,35 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
   if (!Number.isInteger(dimensions) || dimensions < 16)
     throw new RangeError("dimensions must be an integer ≥ 16");
 
-  const slot = (h: number) => h % dimensions;
-  const sign = (h: number) => (h & 0x80000000 ? -1 : 1);
-
   // What a word contributes never depends on its neighbours (only the bigram does), so its stem and
   // hashed features are worked out once per distinct word: most of a text's words were seen before.
+  // Each feature is kept as ±(slot + 1), the sign being the hash's; small integers keep the cache light.
   interface WordFeatures {
     stem: string;
-    slot: number;
-    sign: number;
-    gramSlots: Int32Array;
-    gramSigns: Int8Array;
+    word: number;
+    grams: number[];
   }
   const cache = new Map<string, WordFeatures>();
-  const CACHE_LIMIT = 50_000;
+  // Bounded: a long tail of one-off words (ids, numbers) empties it instead of growing it without end.
+  const CACHE_LIMIT = 20_000;
+  const signedSlot = (h: number) => (h & 0x80000000 ? -1 : 1) * ((h % dimensions) + 1);
   const featuresOf = (w: string): WordFeatures => {
     let f = cache.get(w);
     if (f) return f;
     const s = stem(w);
-    const h = hash(`w:${s}`);
     const padded = `<${w}>`;
     const grams: number[] = [];
     for (const n of [3, 4])
-      for (let i = 0; i + n <= padded.length; i++) grams.push(hash(`c:${padded.slice(i, i + n)}`));
-    f = {
-      stem: s,
-      slot: slot(h),
-      sign: sign(h),
-      gramSlots: Int32Array.from(grams, slot),
-      gramSigns: Int8Array.from(grams, sign),
-    };
-    // A bounded cache: past the limit (a huge vocabulary) start over rather than grow without end.
+      for (let i = 0; i + n <= padded.length; i++)
+        grams.push(signedSlot(hash(`c:${padded.slice(i, i + n)}`)));
+    f = { stem: s, word: signedSlot(hash(`w:${s}`)), grams };
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(w, f);
     return f;
+  };
+  const addAt = (v: Float32Array, feature: number, weight: number) => {
+    if (feature < 0) v[-feature - 1]! += -weight;
+    else v[feature - 1]! += weight;
   };
 
   // Signed hashing: collisions cancel out on average instead of piling up. The additions happen in
@@ -80,15 +75,16 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
     for (const w of ws) {
       const f = featuresOf(w);
       const weight = wordWeight ? wordWeight(w) : 1;
-      v[f.slot]! += f.sign < 0 ? -(WORD_WEIGHT * weight) : WORD_WEIGHT * weight;
-      if (previous !== null) {
-        const h = hash(`b:${previous.stem} ${f.stem}`);
-        const b = BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight);
-        v[slot(h)]! += sign(h) < 0 ? -b : b;
-      }
+      addAt(v, f.word, WORD_WEIGHT * weight);
+      if (previous !== null)
+        addAt(
+          v,
+          signedSlot(hash(`b:${previous.stem} ${f.stem}`)),
+          BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight),
+        );
       previous = { stem: f.stem, weight };
-      const each = (CHAR_WEIGHT * weight) / Math.sqrt(f.gramSlots.length);
-      for (let i = 0; i < f.gramSlots.length; i++) v[f.gramSlots[i]!]! += f.gramSigns[i]! < 0 ? -each : each;
+      const each = (CHAR_WEIGHT * weight) / Math.sqrt(f.grams.length);
+      for (const g of f.grams) addAt(v, g, each);
     }
     return l2normalize(v);
   };
