@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
@@ -81,6 +82,8 @@ describe("the read tools are index-driven", () => {
     stop = null;
 
     const db = new Database(m.file, { readonly: true });
+    // The exact re-rank of ANN candidates calls sqlite-vec's cosine.
+    sqliteVec.load(db);
     try {
       expect(rec.seen.size).toBeGreaterThan(3);
       const scans = [...rec.seen].flatMap((sql) => fullScans(db, sql).map((d) => `${d}  ←  ${sql}`));

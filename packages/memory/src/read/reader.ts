@@ -118,7 +118,7 @@ export function createMemoryReader(
   const idfNow = () => wordStats().idf;
   const lexical = createLexicalSearch(db, wordStats, { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights });
   const vectorSearch = ann
-    ? createAnnVectorSearch(db, backend, ann, options.annCandidates)
+    ? createAnnVectorSearch(db, backend, ann, options.annCandidates, log)
     : createVectorSearch(db, backend);
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
 
