@@ -33,9 +33,12 @@ export function sqlRerank(db: Database.Database, log: (line: string) => void): R
     log(`memory: sqlite-vec could not be loaded (${(err as Error).message}); candidates are re-ranked in JS`);
     return null;
   }
+  // `+namespace`: checked on the row found by seq. As an index term it made SQLite look each candidate up in
+  // the (namespace, seq) index first and then in the table, two searches instead of one (p50 11.8 → 10.0 ms CPU
+  // for semantic queries at 100 000 items).
   const stmt = db.prepare(
     `SELECT seq, 1 - vec_distance_cosine(embedding, ?) AS similarity FROM items_vec_blob
-     WHERE seq IN (SELECT value FROM json_each(?)) AND namespace = ?`,
+     WHERE seq IN (SELECT value FROM json_each(?)) AND +namespace = ?`,
   );
   return (query, namespace, seqs) => stmt.all(query, JSON.stringify(seqs), namespace) as VectorMatch[];
 }
