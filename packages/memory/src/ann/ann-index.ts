@@ -56,7 +56,7 @@ interface Source {
 
 export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
   const projection = createProjection(options.dimensions, SETTINGS.dimensions);
-  const signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|i8|M${SETTINGS.connectivity}`;
+  const signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|i8ip|M${SETTINGS.connectivity}`;
   const newIndex = () => options.factory({ ...SETTINGS, dimensions: projection.dimensions });
   const sources = new WeakMap<Database.Database, Source>();
   let state: State | null = null;

