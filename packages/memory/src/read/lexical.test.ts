@@ -144,4 +144,34 @@ describe("lexical search", () => {
     // Equal to the last bit: a token in every row would change bm25's length normalisation.
     expect(search("customer order refund", "global", 10)).toEqual(expected);
   });
+
+  it("weighs the fields as told: a title match leads with the title boosted, a body match with the body boosted", () => {
+    const { db, keys } = store([
+      { key: "Laminator", content: "Kept in the back room." },
+      { key: "Back room", content: "The laminator pouches are on the top shelf." },
+    ]);
+    const titleFirst = createLexicalSearch(db, createWordStats(db), {
+      key: 5,
+      content: 1,
+      tags: 1,
+      thread: 1,
+    });
+    const bodyFirst = createLexicalSearch(db, createWordStats(db), {
+      key: 0,
+      content: 1,
+      tags: 1,
+      thread: 1,
+    });
+    expect(keys(titleFirst("laminator", "global", 2))).toEqual(["Laminator", "Back room"]);
+    // A weight of 0 still matches, it just adds nothing to the score.
+    expect(keys(bodyFirst("laminator", "global", 2))).toEqual(["Back room", "Laminator"]);
+  });
+
+  it("rejects a negative or non-finite field weight before any query", () => {
+    const { db } = store([]);
+    const stats = createWordStats(db);
+    const bad = { key: -1, content: 1, tags: 1, thread: 1 };
+    expect(() => createLexicalSearch(db, stats, bad)).toThrow("field weights must be finite and ≥ 0");
+    expect(() => createLexicalSearch(db, stats, { ...bad, key: Number.NaN })).toThrow(RangeError);
+  });
 });
