@@ -2,7 +2,9 @@
 // items (random draws from a small vocabulary: thousands of near-ties, a hard case for any ANN index).
 // The truth is an exact scan of the same vectors. Recall does not depend on the machine's load.
 // Run from the repo root: npx tsx bench/memory-ann-recall.ts [items=100000] [queries=60]
-import { mkdtempSync, rmSync } from "node:fs";
+// MEMORY_BENCH_DB=<file> measures an existing store instead (e.g. the one bench/memory-speed.ts kept); items is then
+// ignored.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../packages/memory/src/index";
@@ -26,11 +28,13 @@ const VOCAB = (
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
 const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
 
-const dir = mkdtempSync(join(tmpdir(), "memory-ann-recall-"));
-const file = join(dir, "memory.db");
+const kept = process.env.MEMORY_BENCH_DB;
+if (kept && !existsSync(kept)) throw new Error(`${kept} does not exist`);
+const dir = kept ? null : mkdtempSync(join(tmpdir(), "memory-ann-recall-"));
+const file = kept ?? join(dir!, "memory.db");
 try {
   const seedStore = openMemory({ file, log: () => {} });
-  for (let s = 0; s < N; s += 10_000) {
+  for (let s = 0; !kept && s < N; s += 10_000) {
     await seedStore.ingest.addMany(
       Array.from({ length: Math.min(10_000, N - s) }, (_, i) => ({
         key: `${sentence(3)} ${s + i}`,
@@ -69,10 +73,10 @@ try {
       wanted += truth[i]!.size;
     }
     console.log(
-      `${N} items, candidates ${name}: ANN recall of the exact top 10 over ${QUERIES} queries ${(found / wanted).toFixed(3)} (load ${loadavg()[0]!.toFixed(1)})`,
+      `${kept ? file : `${N} items`}, candidates ${name}: ANN recall of the exact top 10 over ${QUERIES} queries ${(found / wanted).toFixed(3)} (load ${loadavg()[0]!.toFixed(1)})`,
     );
     ann.close();
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
