@@ -38,7 +38,8 @@ export function loadUsearch(): { factory: HnswFactory } | { error: string } {
           dimensions: s.dimensions,
           // Inner product: the projection hands over unit vectors scaled to the int8 range, so their norms
           // are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms out
-          // on every comparison, which cost ≈ 40 % more insert CPU (ANN recall at 100 000: 0.957 vs 0.965).
+          // on every comparison, which cost ≈ 40 % more insert CPU. ANN recall of the exact top 10 is a little
+          // lower: 0.960 vs 0.965 at 100 000 items, 0.897 vs 0.925 at 1 000 000 (docs/benchmarks.md).
           metric: "ip",
           quantization: "i8",
           connectivity: s.connectivity,
