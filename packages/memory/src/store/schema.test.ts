@@ -39,5 +39,19 @@ describe("schema upgrades", () => {
     const flow = await again.reader.search("refund", { namespace: "flow_a", mode: "lexical" });
     expect(global.map((h) => h.item.key)).toEqual(["Refund policy"]);
     expect(flow.map((h) => h.item.key)).toEqual(["Flow refund"]);
+    again.close();
+
+    // Once: opening the upgraded file again leaves its full-text tables as they are.
+    const root = () => {
+      const db = new Database(first.file, { readonly: true });
+      try {
+        return db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'items_fts_data'").pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    const before = root();
+    tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
+    expect(root()).toBe(before);
   });
 });
