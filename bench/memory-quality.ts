@@ -4,17 +4,29 @@
 // type in id order; settings are chosen on the tuning half only (packages/memory/scripts/tune-*.ts), so
 // the held-out half shows what to expect on queries nobody tuned for.
 // Run from the repo root: npx tsx bench/memory-quality.ts
+// With an embedding server (any OpenAI-compatible POST /v1/embeddings) instead of the local embedder:
+//   MEMORY_EMBEDDINGS_URL=http://127.0.0.1:11434/v1 MEMORY_EMBEDDINGS_MODEL=nomic-embed-text \
+//   MEMORY_EMBEDDINGS_DIMENSIONS=768 [MEMORY_EMBEDDINGS_KEY=…] npx tsx bench/memory-quality.ts
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { halfOf, ingestQualitySet, qualitySet as data } from "../packages/memory/scripts/quality-set";
-import { openMemory, type SearchMode } from "../packages/memory/src/index";
+import { createOpenAiEmbedder, openMemory, type SearchMode } from "../packages/memory/src/index";
 
 // The split the tuning scripts use (packages/memory/scripts/quality-set.ts).
 const half = new Map([...halfOf].map(([id, h]) => [id, h === "tune" ? "tuning half" : "held-out half"]));
 
 const dir = mkdtempSync(join(tmpdir(), "memory-quality-"));
-const memory = openMemory({ file: join(dir, "memory.db"), log: () => {} });
+const server = process.env.MEMORY_EMBEDDINGS_URL;
+const embedder = server
+  ? createOpenAiEmbedder({
+      baseUrl: server,
+      model: process.env.MEMORY_EMBEDDINGS_MODEL ?? "",
+      dimensions: Number(process.env.MEMORY_EMBEDDINGS_DIMENSIONS),
+      apiKey: process.env.MEMORY_EMBEDDINGS_KEY,
+    })
+  : undefined;
+const memory = openMemory({ file: join(dir, "memory.db"), log: () => {}, embedder });
 
 try {
   await ingestQualitySet(memory);

@@ -18,6 +18,8 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
   const scales = parts.map((p) => Math.sqrt(p.weight));
   const judges = parts.filter((p) => p.embedder.relevance !== undefined);
   const judgeWeight = judges.reduce((s, p) => s + p.weight, 0);
+  // Expansion is a list of words, not a score: the first part that offers it answers.
+  const expander = parts.find((p) => p.embedder.expand !== undefined)?.embedder;
 
   const concat = (vectors: Float32Array[]): Float32Array => {
     const out = new Float32Array(dimensions);
@@ -47,6 +49,7 @@ export function createBlendedEmbedder(parts: BlendPart[]): Embedder {
       );
       return concat(vs);
     },
+    ...(expander && { expand: (query: string) => expander.expand!(query) }),
     // Parts that can judge relevance word by word do so; their scores are averaged by weight.
     ...(judges.length > 0 && {
       async relevance(query, texts, wordWeight) {

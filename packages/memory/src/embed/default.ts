@@ -8,9 +8,20 @@ import { createWordVectorEmbedder, type WordVectorEmbedderOptions } from "./word
  * word and character features (exact terms, word forms, fragments such as "laminat"). Settings were
  * chosen on half of the quality set's queries (scripts/tune-embedder.ts); see README for the figures.
  */
-export function createDefaultEmbedder(options: Pick<WordVectorEmbedderOptions, "path"> = {}): Embedder {
+export function createDefaultEmbedder(
+  options: Pick<WordVectorEmbedderOptions, "path" | "expansion" | "match"> = {},
+): Embedder {
   return createBlendedEmbedder([
-    { embedder: createWordVectorEmbedder({ path: options.path, sifA: 1e-3, unitWords: true }), weight: 0.5 },
+    {
+      embedder: createWordVectorEmbedder({
+        path: options.path,
+        sifA: 1e-3,
+        unitWords: true,
+        expansion: options.expansion,
+        match: options.match,
+      }),
+      weight: 0.5,
+    },
     { embedder: createHashingEmbedder(), weight: 0.5 },
   ]);
 }

@@ -1,3 +1,5 @@
+import type { ExpansionTerm } from "./expansion";
+
 /** Turns texts into fixed-length vectors. Implementations must be deterministic per `id`. */
 export interface Embedder {
   /** Identifies the vector space: rows embedded under another id are re-embedded. */
@@ -15,6 +17,11 @@ export interface Embedder {
    * uses it to re-rank a candidate pool; it never touches stored vectors.
    */
   relevance?(query: string, texts: string[], wordWeight: (word: string) => number): Promise<number[]>;
+  /**
+   * Optional, for embedders built from word vectors: words related to the query's words (query
+   * expansion). The reader looks them up in the full-text index as an extra, lower-weighted list.
+   */
+  expand?(query: string): Promise<ExpansionTerm[]>;
 }
 
 /** Scales `v` to unit length in place (a zero vector stays zero) and returns it. */

@@ -35,28 +35,56 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Emb
   if (!Number.isInteger(dimensions) || dimensions < 16)
     throw new RangeError("dimensions must be an integer ≥ 16");
 
-  const add = (v: Float32Array, feature: string, weight: number) => {
-    const h = hash(feature);
-    // Signed hashing: collisions cancel out on average instead of piling up.
-    v[h % dimensions]! += h & 0x80000000 ? -weight : weight;
+  // What a word contributes never depends on its neighbours (only the bigram does), so its stem and
+  // hashed features are worked out once per distinct word: most of a text's words were seen before.
+  // Each feature is kept as ±(slot + 1), the sign being the hash's; small integers keep the cache light.
+  interface WordFeatures {
+    stem: string;
+    word: number;
+    grams: number[];
+  }
+  const cache = new Map<string, WordFeatures>();
+  // Bounded: a long tail of one-off words (ids, numbers) empties it instead of growing it without end.
+  const CACHE_LIMIT = 20_000;
+  const signedSlot = (h: number) => (h & 0x80000000 ? -1 : 1) * ((h % dimensions) + 1);
+  const featuresOf = (w: string): WordFeatures => {
+    let f = cache.get(w);
+    if (f) return f;
+    const s = stem(w);
+    const padded = `<${w}>`;
+    const grams: number[] = [];
+    for (const n of [3, 4])
+      for (let i = 0; i + n <= padded.length; i++)
+        grams.push(signedSlot(hash(`c:${padded.slice(i, i + n)}`)));
+    f = { stem: s, word: signedSlot(hash(`w:${s}`)), grams };
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(w, f);
+    return f;
+  };
+  const addAt = (v: Float32Array, feature: number, weight: number) => {
+    if (feature < 0) v[-feature - 1]! += -weight;
+    else v[feature - 1]! += weight;
   };
 
+  // Signed hashing: collisions cancel out on average instead of piling up. The additions happen in
+  // the same order as ever (word, bigram, then character n-grams), so vectors are bit-for-bit the same.
   const embedOne = (text: string, wordWeight?: (word: string) => number): Float32Array => {
     const v = new Float32Array(dimensions);
     const ws = contentWords(text);
     let previous: { stem: string; weight: number } | null = null;
     for (const w of ws) {
-      const s = stem(w);
+      const f = featuresOf(w);
       const weight = wordWeight ? wordWeight(w) : 1;
-      add(v, `w:${s}`, WORD_WEIGHT * weight);
+      addAt(v, f.word, WORD_WEIGHT * weight);
       if (previous !== null)
-        add(v, `b:${previous.stem} ${s}`, BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight));
-      previous = { stem: s, weight };
-      const padded = `<${w}>`;
-      const grams: string[] = [];
-      for (const n of [3, 4]) for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
-      const each = (CHAR_WEIGHT * weight) / Math.sqrt(grams.length);
-      for (const g of grams) add(v, `c:${g}`, each);
+        addAt(
+          v,
+          signedSlot(hash(`b:${previous.stem} ${f.stem}`)),
+          BIGRAM_WEIGHT * Math.sqrt(previous.weight * weight),
+        );
+      previous = { stem: f.stem, weight };
+      const each = (CHAR_WEIGHT * weight) / Math.sqrt(f.grams.length);
+      for (const g of f.grams) addAt(v, g, each);
     }
     return l2normalize(v);
   };

@@ -6,6 +6,13 @@ export interface WordMatchOptions {
   minSimilarity?: number;
   /** Cosines are raised to this power before averaging: > 1 favours close matches over loose ones. */
   power?: number;
+  /**
+   * Judge each query word's match against the other texts of the same call (z-score per query word):
+   * a word every text matches loosely ("okay", "big" at cosine ≈ 0.4 with anything) then counts for
+   * little, and a match that stands out from that background counts for much. Needs a pool of texts
+   * (the reader passes its candidates); with fewer than 3 texts the plain mean is used.
+   */
+  contrast?: boolean;
 }
 
 /** Scores each text against one query: 0..1, higher is more relevant. */
@@ -82,41 +89,75 @@ export function createWordMatcher(table: () => WordVectors, options: WordMatchOp
     const total = qs.reduce((s, q) => s + q.weight, 0);
     if (qs.length === 0 || total <= 0) return texts.map(() => 0);
 
-    return texts.map((text) => {
+    // A word's closeness to each query word does not depend on the text it is in: work it out once per
+    // distinct word across all the texts (candidate pools share most of their vocabulary).
+    const memo = new Map<string, Float64Array>();
+    const closeness = (w: string): Float64Array => {
+      let sims = memo.get(w);
+      if (sims !== undefined) return sims;
+      sims = new Float64Array(qs.length);
+      const s = stem(w);
+      const row = rowOf(t, w);
+      const vec = row === undefined ? null : unit(t, row);
+      let grams: Set<string> | null = null;
+      for (let i = 0; i < qs.length; i++) {
+        const q = qs[i]!;
+        if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
+          sims[i] = 1;
+          continue;
+        }
+        // Misspellings: only for words of similar length, where a typo is plausible.
+        if (Math.abs(q.word.length - w.length) <= 2) {
+          grams ??= trigrams(w);
+          const spelling = dice(q.grams, grams);
+          if (spelling >= MIN_SPELLING && spelling > sims[i]!) sims[i] = spelling;
+        }
+        if (q.vec === null || vec === null) continue;
+        let sim = 0;
+        for (let d = 0; d < vec.length; d++) sim += q.vec[d]! * vec[d]!;
+        if (sim > sims[i]!) sims[i] = sim;
+      }
+      memo.set(w, sims);
+      return sims;
+    };
+
+    const matrix = texts.map((text) => {
       const best = new Float64Array(qs.length);
       const seen = new Set<string>();
       for (const w of contentWords(text).slice(0, MAX_TEXT_WORDS)) {
         if (seen.has(w)) continue;
         seen.add(w);
-        const s = stem(w);
-        const row = rowOf(t, w);
-        const vec = row === undefined ? null : unit(t, row);
-        let grams: Set<string> | null = null;
-        for (let i = 0; i < qs.length; i++) {
-          const q = qs[i]!;
-          if (best[i] === 1) continue;
-          if (q.stem === s || (q.word.length >= MIN_PREFIX && w.startsWith(q.word))) {
-            best[i] = 1;
-            continue;
-          }
-          // Misspellings: only for words of similar length, where a typo is plausible.
-          if (Math.abs(q.word.length - w.length) <= 2) {
-            grams ??= trigrams(w);
-            const spelling = dice(q.grams, grams);
-            if (spelling >= MIN_SPELLING && spelling > best[i]!) best[i] = spelling;
-          }
-          if (q.vec === null || vec === null) continue;
-          let sim = 0;
-          for (let d = 0; d < vec.length; d++) sim += q.vec[d]! * vec[d]!;
-          if (sim > best[i]!) best[i] = sim;
-        }
+        const sims = closeness(w);
+        for (let i = 0; i < qs.length; i++) if (sims[i]! > best[i]!) best[i] = sims[i]!;
       }
-      let score = 0;
       for (let i = 0; i < qs.length; i++) {
         const sim = best[i]! >= minSimilarity ? best[i]! : 0;
-        score += qs[i]!.weight * sim ** power;
+        best[i] = sim ** power;
       }
-      return score / total;
+      return best;
+    });
+    if (!options.contrast || texts.length < 3) {
+      return matrix.map((best) => qs.reduce((sum, q, i) => sum + q.weight * best[i]!, 0) / total);
+    }
+    // Per query word: how far above the pool's typical match this text's match lies, in pool standard
+    // deviations; the weighted mean of those is squashed to 0..1 (0.5 = an average candidate).
+    const stats = qs.map((_, i) => {
+      let sum = 0;
+      let sq = 0;
+      for (const best of matrix) {
+        sum += best[i]!;
+        sq += best[i]! ** 2;
+      }
+      const mean = sum / matrix.length;
+      return { mean, sd: Math.sqrt(Math.max(sq / matrix.length - mean ** 2, 0)) };
+    });
+    return matrix.map((best) => {
+      let z = 0;
+      for (let i = 0; i < qs.length; i++) {
+        const { mean, sd } = stats[i]!;
+        z += qs[i]!.weight * (sd > 1e-9 ? (best[i]! - mean) / sd : 0);
+      }
+      return 1 / (1 + Math.exp(-z / total));
     });
   };
 }

@@ -1,4 +1,5 @@
 import { type Embedder, l2normalize } from "./embedder";
+import { createQueryExpander, type ExpansionOptions } from "./expansion";
 import { contentWords } from "./text";
 import { createWordMatcher, type WordMatchOptions } from "./word-match";
 import { loadWordVectors, type WordVectors } from "./word-vector-asset";
@@ -16,6 +17,8 @@ export interface WordVectorEmbedderOptions {
   unitWords?: boolean;
   /** Settings of the word-by-word relevance used to re-rank candidates (see word-match.ts). */
   match?: WordMatchOptions;
+  /** Settings of the query expansion (nearest words in the asset; see expansion.ts). */
+  expansion?: ExpansionOptions;
 }
 
 /**
@@ -30,6 +33,8 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
   const DIMS = 100;
   let table: WordVectors | null = null;
   let harmonic = 0;
+  // Each row's length, worked out on first use (0 = not yet): the same value every time, once.
+  let norms = new Float64Array(0);
   const load = () => {
     if (table === null) {
       table = loadWordVectors(options.path);
@@ -37,11 +42,21 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
         throw new Error(`word-vectors.bin has ${table.dims} dimensions, expected ${DIMS}`);
       // Zipf: p(rank r) = 1 / (r · H_n), H_n the n-th harmonic number.
       harmonic = Math.log(table.count) + 0.5772156649;
+      norms = new Float64Array(table.count);
     }
     return table;
   };
+  const normOf = (t: WordVectors, row: number, o: number) => {
+    if (norms[row] === 0) {
+      let sq = 0;
+      for (let d = 0; d < DIMS; d++) sq += t.vectors[o + d]! * t.vectors[o + d]!;
+      norms[row] = Math.sqrt(sq) || 1;
+    }
+    return norms[row]!;
+  };
 
   const matcher = createWordMatcher(load, options.match);
+  const expander = createQueryExpander(load, options.expansion);
 
   // Plural or third-person forms missing from the vocabulary fall back to the bare word.
   const rowOf = (t: WordVectors, word: string): number | undefined =>
@@ -55,12 +70,7 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
       if (row === undefined) continue;
       const p = 1 / ((row + 1) * harmonic);
       const o = row * DIMS;
-      let norm = 1;
-      if (unitWords) {
-        let sq = 0;
-        for (let d = 0; d < DIMS; d++) sq += t.vectors[o + d]! * t.vectors[o + d]!;
-        norm = Math.sqrt(sq) || 1;
-      }
+      const norm = unitWords ? normOf(t, row, o) : 1;
       const weight =
         ((sifA / (sifA + p)) * (wordWeight ? wordWeight(w) : 1)) / (unitWords ? norm : 1 / t.scales[row]!);
       for (let d = 0; d < DIMS; d++) v[d]! += t.vectors[o + d]! * weight;
@@ -74,5 +84,6 @@ export function createWordVectorEmbedder(options: WordVectorEmbedderOptions = {}
     embed: async (texts) => texts.map((t) => embedOne(t)),
     embedQuery: async (text, wordWeight) => embedOne(text, wordWeight),
     relevance: async (query, texts, wordWeight) => matcher(query, texts, wordWeight),
+    expand: async (query) => expander(query),
   };
 }

@@ -1,4 +1,6 @@
 import type Database from "better-sqlite3";
+import type { AnnIndex } from "../ann/ann-index";
+import { createAnnVectorSearch } from "../ann/ann-search";
 import type { Embedder } from "../embed/embedder";
 import type { Flavour } from "../flavours";
 import { facetDoc, MEMORY_DOC, PROFILE_DOC, readDocument } from "../store/documents";
@@ -12,8 +14,8 @@ import {
   type SearchMode,
 } from "../types";
 import { reciprocalRankFusion } from "./fusion";
-import { createIdf } from "./idf";
-import { createLexicalSearch } from "./lexical";
+import { createWordStats } from "./idf";
+import { createLexicalSearch, DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "./lexical";
 
 export interface ListOptions {
   namespace?: string;
@@ -53,10 +55,43 @@ export interface MemoryReader {
 export interface ReaderOptions {
   /** Minimum cosine similarity for `recall` hits (embedder-specific; see README). */
   recallMinScore?: number;
-  /** Reciprocal rank fusion constant and per-list weights for balanced mode. */
-  fusion?: { k?: number; lexicalWeight?: number; semanticWeight?: number };
+  /**
+   * Share of the word-by-word re-ranking score that comes from the item's title (key) and tags alone
+   * (0 = the whole text only). Chosen on the quality set's tuning half (scripts/tune-boosts.ts).
+   */
+  headBoost?: number;
+  /** bm25() weight of the title (key), body, tags and thread name in lexical ranking (field boosts). */
+  fieldWeights?: Partial<FieldWeights>;
+  /**
+   * Reciprocal rank fusion constant and per-list weights for balanced mode. `expansionWeight` is the
+   * weight of the full-text list for the query's expansion words (0 turns query expansion off).
+   */
+  fusion?: {
+    k?: number;
+    lexicalWeight?: number;
+    semanticWeight?: number;
+    expansionWeight?: number;
+    /** Weight of the plain vector-order list beside the re-ranked one (0 = only the re-ranked list). */
+    vectorWeight?: number;
+  };
+  /**
+   * Final re-rank of balanced mode's fused top `depth` candidates: their order becomes
+   * `(1 - share) · fused + share · relevance` (both 0..1; relevance is the word-by-word score).
+   */
+  finalRerank?: { share?: number; depth?: number };
+  /**
+   * How many candidates the HNSW index proposes for `k` results before the exact re-rank (default
+   * `min(40·k + 400, 800)`, at least k): more finds more of the exact top k and reads more vectors per query.
+   */
+  annCandidates?: (k: number) => number;
   log?: (line: string) => void;
 }
+
+export const DEFAULT_HEAD_BOOST = 0;
+export const DEFAULT_EXPANSION_WEIGHT = 0;
+export const DEFAULT_FINAL_SHARE = 0;
+
+const headText = (item: MemoryItem) => [item.key, ...item.tags].join(" ");
 
 // How deep each list is read before fusion: fusion needs candidates beyond the final limit.
 const candidateDepth = (limit: number) => Math.max(50, limit * 5);
@@ -66,14 +101,25 @@ export function createMemoryReader(
   backend: VectorBackend,
   embedder: Embedder,
   options: ReaderOptions = {},
+  /** Approximate vector search; without it every semantic query is an exact scan. */
+  ann: AnnIndex | null = null,
 ): MemoryReader {
   const log = options.log ?? ((line: string) => console.warn(line));
   const minScore = options.recallMinScore ?? 0.2;
   const fusionK = options.fusion?.k ?? 60;
   const lexicalWeight = options.fusion?.lexicalWeight ?? 1;
   const semanticWeight = options.fusion?.semanticWeight ?? 1;
-  const lexical = createLexicalSearch(db);
-  const vectorSearch = createVectorSearch(db, backend);
+  const expansionWeight = options.fusion?.expansionWeight ?? DEFAULT_EXPANSION_WEIGHT;
+  const vectorWeight = options.fusion?.vectorWeight ?? 0;
+  const finalShare = options.finalRerank?.share ?? DEFAULT_FINAL_SHARE;
+  const finalDepth = options.finalRerank?.depth ?? 20;
+  const headBoost = options.headBoost ?? DEFAULT_HEAD_BOOST;
+  const wordStats = createWordStats(db);
+  const idfNow = () => wordStats().idf;
+  const lexical = createLexicalSearch(db, wordStats, { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights });
+  const vectorSearch = ann
+    ? createAnnVectorSearch(db, backend, ann, options.annCandidates, log)
+    : createVectorSearch(db, backend);
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
 
   const loadRows = (seqs: number[]): Map<number, MemoryItem> => {
@@ -89,7 +135,7 @@ export function createMemoryReader(
   };
 
   // null means "semantic search unavailable" (embedder failed), as opposed to "nothing similar".
-  const semantic = async (query: string, namespace: string, k: number, idf = createIdf(db)) => {
+  const semantic = async (query: string, namespace: string, k: number, idf = idfNow()) => {
     try {
       const q = embedder.embedQuery
         ? await embedder.embedQuery(query, idf)
@@ -98,6 +144,17 @@ export function createMemoryReader(
     } catch (err) {
       log(`memory: query embedding failed (${(err as Error).message}); using lexical search only`);
       return null;
+    }
+  };
+
+  // Words related to the query's (query expansion); none when the embedder offers none or fails.
+  const expand = async (query: string): Promise<string[]> => {
+    if (!embedder.expand) return [];
+    try {
+      return (await embedder.expand(query)).map((x) => x.word);
+    } catch (err) {
+      log(`memory: query expansion failed (${(err as Error).message}); searching the query's words only`);
+      return [];
     }
   };
 
@@ -117,6 +174,16 @@ export function createMemoryReader(
         pool.map((seq) => embeddingText(rows.get(seq)!)),
         idf,
       );
+      if (headBoost > 0) {
+        // Field boost: how well the title and tags alone answer the query, blended in.
+        const head = await embedder.relevance(
+          query,
+          pool.map((seq) => headText(rows.get(seq)!)),
+          idf,
+        );
+        for (let i = 0; i < scores.length; i++)
+          scores[i] = (1 - headBoost) * scores[i]! + headBoost * head[i]!;
+      }
       // Stable sort: candidates no query word relates to (typos the hashed n-grams caught, say) stay,
       // after the rest and in the order the indexes gave them.
       return pool.map((seq, i) => ({ seq, score: scores[i]! })).sort((a, b) => b.score - a.score);
@@ -157,11 +224,15 @@ export function createMemoryReader(
       const limit = opts.limit ?? 10;
       if (mode === "lexical") return lexicalHits(query, opts.namespace, limit);
       const depth = candidateDepth(limit);
-      const idf = createIdf(db);
+      const idf = idfNow();
       const sem = await semantic(query, opts.namespace, depth, idf);
       const lex = mode === "balanced" ? lexical(query, opts.namespace, depth) : [];
-      // Candidates from both indexes; semantic order is then re-judged word by word where possible.
-      const pool = [...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq)])];
+      const expansion = mode === "balanced" && expansionWeight > 0 ? await expand(query) : [];
+      const exp = expansion.length > 0 ? lexical(query, opts.namespace, depth, expansion) : [];
+      // Candidates from every list; semantic order is then re-judged word by word where possible.
+      const pool = [
+        ...new Set([...lex.map((m) => m.seq), ...(sem ?? []).map((m) => m.seq), ...exp.map((m) => m.seq)]),
+      ];
       const rows = loadRows(pool);
       const reranked = sem === null ? null : await rerank(query, rows, pool, idf);
       const semanticList =
@@ -172,13 +243,31 @@ export function createMemoryReader(
           return item ? [{ item, score: m.score, semanticRank: i + 1 }] : [];
         });
       }
-      const fused = reciprocalRankFusion(
+      let fused = reciprocalRankFusion(
         [
           { seqs: lex.map((m) => m.seq), weight: lexicalWeight },
           { seqs: semanticList.map((m) => m.seq), weight: semanticWeight },
+          { seqs: exp.map((m) => m.seq), weight: expansionWeight },
+          { seqs: reranked === null ? [] : (sem ?? []).map((m) => m.seq), weight: vectorWeight },
         ],
         fusionK,
-      ).slice(0, limit);
+      );
+      if (reranked !== null && finalShare > 0) {
+        // Final re-rank of the fused head: the word-by-word relevance gets a direct say, not only a rank.
+        const relevance = new Map(reranked.map((r) => [r.seq, r.score]));
+        const top = fused.slice(0, Math.max(finalDepth, limit));
+        const best = top[0]?.score ?? 1;
+        const blended = top
+          .map((f) => ({
+            f,
+            s: (1 - finalShare) * (best > 0 ? f.score / best : 0) + finalShare * (relevance.get(f.seq) ?? 0),
+          }))
+          .sort((a, b) => b.s - a.s)
+          // The shown score is the blend (0..1), so scores still fall down the list.
+          .map(({ f, s: blend }) => ({ ...f, score: blend }));
+        fused = [...blended, ...fused.slice(top.length)];
+      }
+      fused = fused.slice(0, limit);
       return fused.flatMap((f) => {
         const item = rows.get(f.seq);
         if (!item) return [];

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import type { Embedder } from "../embed/embedder";
 import { getMeta, migrate, setMeta } from "./schema";
+import { moveVectors } from "./vector-move";
 import { loadVectorBackend, resetVectorTable, type VectorBackend } from "./vectors";
 
 export interface OpenStoreOptions {
@@ -35,14 +37,26 @@ export function openStore(options: OpenStoreOptions): StoreConnections {
     const signature = `${backend}|${options.embedder.id}|${options.embedder.dimensions}`;
     const previous = getMeta(writer, "index_signature");
     if (previous !== signature) {
+      const [previousBackend, ...previousSpace] = previous?.split("|") ?? [];
+      const sameSpace = previousSpace.join("|") === `${options.embedder.id}|${options.embedder.dimensions}`;
       writer.transaction(() => {
-        resetVectorTable(writer, backend, options.embedder.dimensions);
-        writer.prepare("UPDATE items SET embedder_id = NULL WHERE embedder_id IS NOT NULL").run();
+        const moved =
+          sameSpace && previousBackend !== backend
+            ? moveVectors(writer, previousBackend as VectorBackend, backend, options.embedder.dimensions)
+            : null;
+        if (moved !== null) {
+          log(`memory: ${moved} vectors moved from ${previousBackend} to ${backend} storage (same embedder)`);
+        } else {
+          resetVectorTable(writer, backend, options.embedder.dimensions);
+          writer.prepare("UPDATE items SET embedder_id = NULL WHERE embedder_id IS NOT NULL").run();
+          if (previous !== null)
+            log(`memory: vector index changed (${previous} → ${signature}); items need re-embedding`);
+        }
         setMeta(writer, "index_signature", signature);
+        startVectorEpoch(writer);
       })();
-      if (previous !== null)
-        log(`memory: vector index changed (${previous} → ${signature}); items need re-embedding`);
     }
+    if (getMeta(writer, "vector_epoch") === null) startVectorEpoch(writer);
     const pending = writer.prepare("SELECT count(*) AS n FROM items WHERE embedder_id IS NULL").get() as {
       n: number;
     };
@@ -55,4 +69,15 @@ export function openStore(options: OpenStoreOptions): StoreConnections {
     writer.close();
     throw err;
   }
+}
+
+/**
+ * A new vector epoch tells every ANN index built from this file to start over (src/ann): the vector
+ * table was reset, or the file predates the change log. The log before it is of no use to anyone.
+ */
+function startVectorEpoch(db: Database.Database): void {
+  const last = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'vector_changes'").pluck().get() ?? 0;
+  db.prepare("DELETE FROM vector_changes").run();
+  setMeta(db, "vector_log_trimmed", String(last));
+  setMeta(db, "vector_epoch", randomUUID());
 }

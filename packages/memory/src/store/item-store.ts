@@ -22,6 +22,8 @@ export function createItemStore(
   backend: VectorBackend,
   embedder: Embedder,
   log: (line: string) => void,
+  /** Called after every committed write (the ANN index catches up with the change log there). */
+  afterWrite: () => void = () => {},
 ) {
   const vectors = createVectorWriter(db, backend);
   const bySource = db.prepare(
@@ -109,6 +111,7 @@ export function createItemStore(
         writeVector(seq, p.input.namespace, vector);
       });
     })();
+    afterWrite();
     return report;
   }
 
@@ -138,11 +141,12 @@ export function createItemStore(
       });
       writeVector(row.seq, next.namespace, vector);
     })();
+    afterWrite();
     return toItem(byId.get(id) as ItemRow);
   }
 
   /** Deletes items by seq together with their FTS rows (trigger) and vectors. */
-  const deleteSeqs = db.transaction((seqs: number[]) => {
+  const deleteInTransaction = db.transaction((seqs: number[]) => {
     let n = 0;
     for (const seq of seqs) {
       vectors.remove(seq);
@@ -150,6 +154,11 @@ export function createItemStore(
     }
     return n;
   });
+  const deleteSeqs = (seqs: number[]) => {
+    const n = deleteInTransaction(seqs);
+    if (n > 0) afterWrite();
+    return n;
+  };
 
   function deleteItem(id: string): boolean {
     const row = byId.get(id) as ItemRow | undefined;
@@ -190,6 +199,7 @@ export function createItemStore(
             vectors.put(r.seq, r.namespace, vecs[i]!);
         });
       })();
+      afterWrite();
       done += rows.length;
       onProgress?.(Math.min(done, total), total);
       await yieldToLoop();

@@ -86,8 +86,8 @@ describe("brute-force vector fallback", () => {
       { key: "Paper", content: "Northline Paper delivers on Thursdays." },
       { key: "Other ns", content: "Payroll in another namespace.", namespace: "flow_x" },
     ];
-    const vec = tempMemory();
-    const brute = tempMemory({ vectorBackend: "brute-force" });
+    const vec = tempMemory({ vectorIndex: "exact" });
+    const brute = tempMemory({ vectorBackend: "brute-force", vectorIndex: "exact" });
     expect(vec.vectorBackend).toBe("sqlite-vec");
     expect(brute.vectorBackend).toBe("brute-force");
     for (const m of [vec, brute]) await m.ingest.addMany(docs);
@@ -102,13 +102,16 @@ describe("brute-force vector fallback", () => {
     expect((await ranked(brute)).map((r) => r[0])).not.toContain("Payroll");
   });
 
-  it("switching backend on an existing file re-embeds into the new index", async () => {
-    const first = tempMemory();
+  it("switching backend on an existing file moves the vectors instead of re-embedding them", async () => {
+    const first = tempMemory({ vectorIndex: "exact" });
+    expect(first.vectorBackend).toBe("sqlite-vec");
     await first.ingest.addMany(notes.slice(0, 5));
     first.close();
     const brute = tempMemory({ file: first.file, vectorBackend: "brute-force" });
-    expect(brute.pendingEmbeddings).toBe(5);
-    await brute.ingest.reembed();
+    expect(brute.pendingEmbeddings).toBe(0);
+    expect(brute.logs).toContain(
+      "memory: 5 vectors moved from sqlite-vec to brute-force storage (same embedder)",
+    );
     expect((await brute.reader.search("paper", { namespace: "global", mode: "semantic" })).length).toBe(5);
   });
 });

@@ -1,6 +1,39 @@
 import type Database from "better-sqlite3";
+import { DEFAULT_NAMESPACE } from "../types";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 4;
+
+/**
+ * The namespace as one FTS token ("n" + hex of its UTF-8), so a lexical query can say
+ * `{ns_token}: n666c6f775f31 AND (...)` and FTS5 filters, ranks and limits in one pass. Items of the
+ * default namespace get none: bm25() normalises by the whole row's length, so a token in every row would
+ * reorder near-ties against a store without it; the default namespace is searched through a join instead.
+ */
+export const NS_TOKEN_SQL = `CASE namespace WHEN '${DEFAULT_NAMESPACE}' THEN NULL ELSE 'n' || lower(hex(namespace)) END`;
+export const nsToken = (namespace: string) => `n${Buffer.from(namespace, "utf8").toString("hex")}`;
+
+const FTS_DDL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
+  key, content, tags, thread, ns_token,
+  content = 'items', content_rowid = 'seq',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+-- External-content FTS kept in step by triggers; the UPDATE trigger only fires for indexed columns,
+-- so re-embedding a row does not re-tokenise it.
+CREATE TRIGGER IF NOT EXISTS items_fts_insert AFTER INSERT ON items BEGIN
+  INSERT INTO items_fts (rowid, key, content, tags, thread, ns_token)
+  VALUES (new.seq, new.key, new.content, new.tags, new.thread, new.ns_token);
+END;
+CREATE TRIGGER IF NOT EXISTS items_fts_delete AFTER DELETE ON items BEGIN
+  INSERT INTO items_fts (items_fts, rowid, key, content, tags, thread, ns_token)
+  VALUES ('delete', old.seq, old.key, old.content, old.tags, old.thread, old.ns_token);
+END;
+CREATE TRIGGER IF NOT EXISTS items_fts_update AFTER UPDATE OF key, content, tags, thread, namespace ON items BEGIN
+  INSERT INTO items_fts (items_fts, rowid, key, content, tags, thread, ns_token)
+  VALUES ('delete', old.seq, old.key, old.content, old.tags, old.thread, old.ns_token);
+  INSERT INTO items_fts (rowid, key, content, tags, thread, ns_token)
+  VALUES (new.seq, new.key, new.content, new.tags, new.thread, new.ns_token);
+END;`;
 
 // `seq` is the integer row id shared by the FTS and vector tables; `id` is the public identifier.
 const DDL = `
@@ -18,30 +51,39 @@ CREATE TABLE IF NOT EXISTS items (
   content_hash TEXT NOT NULL,
   embedder_id TEXT,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  ns_token TEXT GENERATED ALWAYS AS (${NS_TOKEN_SQL}) VIRTUAL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS items_source ON items (namespace, source) WHERE source IS NOT NULL;
 CREATE INDEX IF NOT EXISTS items_namespace_kind ON items (namespace, kind, updated_at);
 CREATE INDEX IF NOT EXISTS items_thread ON items (namespace, thread) WHERE thread IS NOT NULL;
 CREATE INDEX IF NOT EXISTS items_pending ON items (seq) WHERE embedder_id IS NULL;
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
-  key, content, tags, thread,
-  content = 'items', content_rowid = 'seq',
-  tokenize = 'porter unicode61 remove_diacritics 2'
+${FTS_DDL}
+-- Every write that can change an item's vector is logged here in the same transaction. The ANN index
+-- (src/ann) is derived: it replays this log, so a crash between the SQLite commit and the index write
+-- loses nothing, and writes from another process reach this process's index too.
+CREATE TABLE IF NOT EXISTS vector_changes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER NOT NULL,
+  old_namespace TEXT
 );
--- External-content FTS kept in step by triggers; the UPDATE trigger only fires for indexed columns,
--- so re-embedding a row does not re-tokenise it.
-CREATE TRIGGER IF NOT EXISTS items_fts_insert AFTER INSERT ON items BEGIN
-  INSERT INTO items_fts (rowid, key, content, tags, thread) VALUES (new.seq, new.key, new.content, new.tags, new.thread);
+CREATE TRIGGER IF NOT EXISTS items_vector_log_insert AFTER INSERT ON items BEGIN
+  INSERT INTO vector_changes (seq, old_namespace) VALUES (new.seq, NULL);
 END;
-CREATE TRIGGER IF NOT EXISTS items_fts_delete AFTER DELETE ON items BEGIN
-  INSERT INTO items_fts (items_fts, rowid, key, content, tags, thread)
-  VALUES ('delete', old.seq, old.key, old.content, old.tags, old.thread);
+CREATE TRIGGER IF NOT EXISTS items_vector_log_update AFTER UPDATE OF namespace, content_hash, embedder_id ON items BEGIN
+  INSERT INTO vector_changes (seq, old_namespace) VALUES (new.seq, old.namespace);
 END;
-CREATE TRIGGER IF NOT EXISTS items_fts_update AFTER UPDATE OF key, content, tags, thread ON items BEGIN
-  INSERT INTO items_fts (items_fts, rowid, key, content, tags, thread)
-  VALUES ('delete', old.seq, old.key, old.content, old.tags, old.thread);
-  INSERT INTO items_fts (rowid, key, content, tags, thread) VALUES (new.seq, new.key, new.content, new.tags, new.thread);
+CREATE TRIGGER IF NOT EXISTS items_vector_log_delete AFTER DELETE ON items BEGIN
+  INSERT INTO vector_changes (seq, old_namespace) VALUES (old.seq, old.namespace);
+END;
+-- The number of items, kept by triggers: read on every query (IDF), where count(*) would walk an index
+-- of the whole table. Filled from count(*) once when it is created (see migrate).
+CREATE TABLE IF NOT EXISTS item_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS items_count_insert AFTER INSERT ON items BEGIN
+  UPDATE item_count SET n = n + 1 WHERE id = 1;
+END;
+CREATE TRIGGER IF NOT EXISTS items_count_delete AFTER DELETE ON items BEGIN
+  UPDATE item_count SET n = n - 1 WHERE id = 1;
 END;
 CREATE TABLE IF NOT EXISTS documents (
   name TEXT PRIMARY KEY,
@@ -57,8 +99,26 @@ export function migrate(db: Database.Database): void {
       `memory database schema ${version} is newer than this build understands (${SCHEMA_VERSION})`,
     );
   }
-  db.exec(DDL);
-  if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.transaction(() => {
+    // Version 1 had no namespace column in the full-text index, versions 2 and 3 gave the default
+    // namespace a token too: (re)create the column and re-index (once).
+    const upgradeFts = version > 0 && version < 4;
+    if (upgradeFts) {
+      const hasColumn =
+        db
+          .prepare("SELECT count(*) FROM pragma_table_xinfo('items') WHERE name = 'ns_token'")
+          .pluck()
+          .get() !== 0;
+      db.exec(`DROP TRIGGER IF EXISTS items_fts_insert; DROP TRIGGER IF EXISTS items_fts_delete;
+        DROP TRIGGER IF EXISTS items_fts_update; DROP TABLE IF EXISTS items_fts;
+        ${hasColumn ? "ALTER TABLE items DROP COLUMN ns_token;" : ""}
+        ALTER TABLE items ADD COLUMN ns_token TEXT GENERATED ALWAYS AS (${NS_TOKEN_SQL}) VIRTUAL;`);
+    }
+    db.exec(DDL);
+    db.exec("INSERT OR IGNORE INTO item_count (id, n) SELECT 1, count(*) FROM items");
+    if (upgradeFts) db.exec("INSERT INTO items_fts (items_fts) VALUES ('rebuild')");
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }
 
 export function getMeta(db: Database.Database, key: string): string | null {

@@ -1,0 +1,82 @@
+// How much of the exact top 10 the HNSW path returns, for a few candidate counts, on the speed bench's kind of
+// items (random draws from a small vocabulary: thousands of near-ties, a hard case for any ANN index).
+// The truth is an exact scan of the same vectors. Recall does not depend on the machine's load.
+// Run from the repo root: npx tsx bench/memory-ann-recall.ts [items=100000] [queries=60]
+// MEMORY_BENCH_DB=<file> measures an existing store instead (e.g. the one bench/memory-speed.ts kept); items is then
+// ignored.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { openMemory } from "../packages/memory/src/index";
+
+const N = Number(process.argv[2] ?? 100_000);
+const QUERIES = Number(process.argv[3] ?? 60);
+let seed = 0x9e3779b9;
+const rand = () => {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 0x100000000;
+};
+const VOCAB = (
+  "invoice payment customer order quote supplier paper delivery printer stock refund reminder payroll lease " +
+  "insurance backup shipping label banner poster flyer menu wedding invitation proof approval deadline friday " +
+  "monday thursday wholesale retail discount price increase contract meeting call email webhook flow cron " +
+  "schedule report summary digest account bank reconcile tax accountant holiday closure staff intern training " +
+  "safety cutter laminator ink cartridge colour profile coated uncoated courier pickup shelf notification sms"
+).split(" ");
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
+
+const kept = process.env.MEMORY_BENCH_DB;
+if (kept && !existsSync(kept)) throw new Error(`${kept} does not exist`);
+const dir = kept ? null : mkdtempSync(join(tmpdir(), "memory-ann-recall-"));
+const file = kept ?? join(dir!, "memory.db");
+try {
+  const seedStore = openMemory({ file, log: () => {} });
+  for (let s = 0; !kept && s < N; s += 10_000) {
+    await seedStore.ingest.addMany(
+      Array.from({ length: Math.min(10_000, N - s) }, (_, i) => ({
+        key: `${sentence(3)} ${s + i}`,
+        content: `${sentence(12 + Math.floor(rand() * 30))}.`,
+        source: `b:${s + i}`,
+      })),
+    );
+  }
+  seedStore.close();
+  const queries = Array.from({ length: QUERIES }, () => sentence(1 + Math.floor(rand() * 4)));
+  // Same file, same vector table: the exact scan reads the very vectors the graph was built from.
+  const exact = openMemory({
+    file,
+    log: () => {},
+    recallMinScore: -1,
+    vectorIndex: "exact",
+    vectorBackend: "brute-force",
+  });
+  const truth: Array<Set<string>> = [];
+  for (const q of queries)
+    truth.push(new Set((await exact.reader.recall(q, { limit: 10 })).map((h) => h.item.id)));
+  exact.close();
+  const settings: Array<[string, ((k: number) => number) | undefined]> = [
+    ["default: min(40k + 400, 800)", undefined],
+    ["400", () => 400],
+    ["1200", () => 1200],
+    ["1600", () => 1600],
+  ];
+  for (const [name, annCandidates] of settings) {
+    const ann = openMemory({ file, log: () => {}, recallMinScore: -1, annCandidates });
+    let found = 0;
+    let wanted = 0;
+    for (let i = 0; i < queries.length; i++) {
+      const got = await ann.reader.recall(queries[i]!, { limit: 10 });
+      found += got.filter((h) => truth[i]!.has(h.item.id)).length;
+      wanted += truth[i]!.size;
+    }
+    console.log(
+      `${kept ? file : `${N} items`}, candidates ${name}: ANN recall of the exact top 10 over ${QUERIES} queries ${(found / wanted).toFixed(3)} (load ${loadavg()[0]!.toFixed(1)})`,
+    );
+    ann.close();
+  }
+} finally {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,38 @@
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { tempMemory } from "../__tests__/temp-memory";
+import { createDefaultEmbedder } from "../embed/default";
+import { jsRerank, sqlRerank } from "./ann-search";
+
+describe("the exact re-rank of ANN candidates", () => {
+  it("gives the same cosines inside SQLite (sqlite-vec) as in JavaScript, and keeps to the namespace", async () => {
+    const embedder = createDefaultEmbedder();
+    const m = tempMemory({ embedder });
+    await m.ingest.addMany(
+      Array.from({ length: 60 }, (_, i) => ({
+        key: `note ${i}`,
+        content: `${["invoice reminder", "laminator pouches", "payroll friday"][i % 3]} for customer ${i}`,
+        namespace: i % 4 === 0 ? "flow_a" : "global",
+      })),
+    );
+    const db = new Database(m.file, { readonly: true });
+    try {
+      const seqs = db.prepare("SELECT seq FROM items_vec_blob ORDER BY seq").pluck().all() as number[];
+      const [query] = await embedder.embed(["when is the invoice reminder sent"]);
+      const inSql = sqlRerank(db, () => {});
+      expect(inSql).not.toBeNull();
+      const bySeq = (xs: Array<{ seq: number; similarity: number }>) => [...xs].sort((a, b) => a.seq - b.seq);
+      const a = bySeq(inSql!(query!, "global", seqs));
+      const b = bySeq(jsRerank(db, "brute-force")(query!, "global", seqs));
+      expect(a.map((x) => x.seq)).toEqual(b.map((x) => x.seq));
+      expect(a).toHaveLength(45);
+      a.forEach((x, i) => {
+        // sqlite-vec sums in float32, JavaScript in float64.
+        expect(x.similarity).toBeCloseTo(b[i]!.similarity, 5);
+      });
+      expect(Math.max(...a.map((x) => x.similarity))).toBeGreaterThan(0.5);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../__tests__/temp-memory";
+import { createHashingEmbedder } from "../embed/hashing";
+import { openStore } from "../store/database";
+import { createWordStats } from "./idf";
+import { createLexicalSearch, DEFAULT_FIELD_WEIGHTS, RANK_WINDOW } from "./lexical";
+
+const open: Array<() => void> = [];
+afterEach(() => {
+  while (open.length > 0) open.pop()!();
+});
+
+/** A store filled straight through SQL (the FTS triggers index it), big enough for the rank window. */
+function store(rows: Array<{ key: string; content: string; namespace?: string }>) {
+  const conn = openStore({
+    file: join(tempDir(), "memory.db"),
+    embedder: createHashingEmbedder(),
+    vectorBackend: "brute-force",
+    log: () => {},
+  });
+  open.push(() => {
+    conn.reader.close();
+    conn.writer.close();
+  });
+  const insert = conn.writer.prepare(
+    `INSERT INTO items (id, namespace, kind, key, content, content_hash, created_at, updated_at)
+     VALUES (?, ?, 'memory', ?, ?, '', '', '')`,
+  );
+  conn.writer.transaction(() => {
+    for (const r of rows) insert.run(randomUUID(), r.namespace ?? "global", r.key, r.content);
+  })();
+  const keyOf = conn.reader.prepare("SELECT key FROM items WHERE seq = ?").pluck();
+  return { db: conn.reader, keys: (seqs: Array<{ seq: number }>) => seqs.map((s) => keyOf.get(s.seq)) };
+}
+
+/** Counts the rows each statement hands back to JavaScript. */
+function countRowsRead(db: Database.Database): number[] {
+  const counts: number[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    const all = stmt.all.bind(stmt);
+    stmt.all = ((...args: unknown[]) => {
+      const rows = all(...args) as unknown[];
+      if (sql.includes("bm25(")) counts.push(rows.length);
+      return rows;
+    }) as typeof stmt.all;
+    return stmt;
+  }) as typeof db.prepare;
+  return counts;
+}
+
+const common = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ key: `Order ${i}`, content: `Customer order number ${i}.` }));
+
+describe("lexical search", () => {
+  it("lets SQLite rank and limit: only the k rows asked for come back", () => {
+    const { db } = store(common(300));
+    const rowsRead = countRowsRead(db);
+    const search = createLexicalSearch(db, createWordStats(db));
+    expect(search("customer order", "global", 5)).toHaveLength(5);
+    // One statement, whole words only: the prefix fallback did not run, and 5 of 300 matches were read.
+    expect(rowsRead).toEqual([5]);
+  });
+
+  it("falls back to prefixes only when whole words find too little", () => {
+    const { db, keys } = store([
+      { key: "Laminator", content: "The laminator pouches are in the cupboard." },
+      { key: "Stationery", content: "Pens and tape: second cupboard on the left." },
+    ]);
+    const rowsRead = countRowsRead(db);
+    const search = createLexicalSearch(db, createWordStats(db));
+    expect(keys(search("cupb", "global", 5)).sort()).toEqual(["Laminator", "Stationery"]);
+    expect(rowsRead).toEqual([0, 2]);
+  });
+
+  it("does not let common words crowd a rare one out of a large store", () => {
+    const rows = [
+      { key: "Order 4242 refund", content: "Customer order refunded in full." },
+      ...common(RANK_WINDOW + 200),
+    ];
+    const { db, keys } = store(rows);
+    const search = createLexicalSearch(db, createWordStats(db));
+    // The rare item is the oldest: a window of the newest matches alone would never see it.
+    expect(keys(search("customer order refund", "global", 1))).toEqual(["Order 4242 refund"]);
+  });
+
+  it("ranks only the newest matches when every word is in more items than the window", () => {
+    const rows = [
+      { key: "Customer order customer order", content: "Customer order." },
+      ...common(RANK_WINDOW + 200),
+    ];
+    const { db, keys } = store(rows);
+    const search = createLexicalSearch(db, createWordStats(db));
+    const found = keys(search("customer order", "global", 10));
+    expect(found).toHaveLength(10);
+    expect(found).not.toContain("Customer order customer order");
+  });
+
+  it("keeps namespaces apart, whether the namespace is a small one or holds most items", () => {
+    const rows = [
+      ...common(50),
+      { key: "Flow order", content: "Customer order for this flow.", namespace: "flow_a" },
+      { key: "Flow order 2", content: "Another customer order.", namespace: "flow_a" },
+    ];
+    const { db, keys } = store(rows);
+    const search = createLexicalSearch(db, createWordStats(db));
+    expect(keys(search("customer order", "flow_a", 10)).sort()).toEqual(["Flow order", "Flow order 2"]);
+    const global = keys(search("customer order", "global", 100));
+    expect(global).toHaveLength(50);
+    expect(global).not.toContain("Flow order");
+    expect(search("customer order", "flow_none", 10)).toEqual([]);
+  });
+
+  it("scores the default namespace exactly as a full-text index without namespace tokens does", () => {
+    const rows = [
+      ...common(40),
+      {
+        key: "Refund policy",
+        content: "Refunds over 200 need the owner's okay; customer orders under that do not.",
+      },
+    ];
+    const { db } = store(rows);
+    const plain = new Database(":memory:");
+    open.push(() => plain.close());
+    plain.exec(
+      "CREATE VIRTUAL TABLE f USING fts5(key, content, tags, thread, tokenize = 'porter unicode61 remove_diacritics 2')",
+    );
+    const insert = plain.prepare("INSERT INTO f (rowid, key, content, tags) VALUES (?, ?, ?, '[]')");
+    rows.forEach((r, i) => {
+      insert.run(i + 1, r.key, r.content);
+    });
+    const w = DEFAULT_FIELD_WEIGHTS;
+    const expected = plain
+      .prepare(
+        `SELECT rowid AS seq, bm25(f, ${w.key}, ${w.content}, ${w.tags}, ${w.thread}) AS bm25 FROM f
+         WHERE f MATCH '"customer" OR "order" OR "refund"' ORDER BY bm25, rowid LIMIT 10`,
+      )
+      .all();
+    const search = createLexicalSearch(db, createWordStats(db));
+    // Equal to the last bit: a token in every row would change bm25's length normalisation.
+    expect(search("customer order refund", "global", 10)).toEqual(expected);
+  });
+
+  it("weighs the fields as told: a title match leads with the title boosted, a body match with the body boosted", () => {
+    const { db, keys } = store([
+      { key: "Laminator", content: "Kept in the back room." },
+      { key: "Back room", content: "The laminator pouches are on the top shelf." },
+    ]);
+    const titleFirst = createLexicalSearch(db, createWordStats(db), {
+      key: 5,
+      content: 1,
+      tags: 1,
+      thread: 1,
+    });
+    const bodyFirst = createLexicalSearch(db, createWordStats(db), {
+      key: 0,
+      content: 1,
+      tags: 1,
+      thread: 1,
+    });
+    expect(keys(titleFirst("laminator", "global", 2))).toEqual(["Laminator", "Back room"]);
+    // A weight of 0 still matches, it just adds nothing to the score.
+    expect(keys(bodyFirst("laminator", "global", 2))).toEqual(["Back room", "Laminator"]);
+  });
+
+  it("rejects a negative or non-finite field weight before any query", () => {
+    const { db } = store([]);
+    const stats = createWordStats(db);
+    const bad = { key: -1, content: 1, tags: 1, thread: 1 };
+    expect(() => createLexicalSearch(db, stats, bad)).toThrow("field weights must be finite and ≥ 0");
+    expect(() => createLexicalSearch(db, stats, { ...bad, key: Number.NaN })).toThrow(RangeError);
+  });
+});
