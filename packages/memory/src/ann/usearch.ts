@@ -23,32 +23,36 @@ export interface HnswSettings {
 export type HnswFactory = (settings: HnswSettings) => HnswIndex;
 
 /**
- * Loads usearch (a native addon) at run time. Resolved by name through createRequire so a bundler
- * leaves it alone; null (with the reason) when it cannot load, and search then stays exact.
+ * Finds usearch (a native addon) now and loads it at the first index the store needs: a host whose memory
+ * holds no vectors never maps the library (≈ 4.5 MB of RSS, counted against the webhook hot path's memory
+ * budget). Resolved by name through createRequire so a bundler leaves it alone; `error` (with the reason)
+ * when it is not installed, and search then stays exact. Its prebuilt binaries ship in the npm package.
  */
 export function loadUsearch(): { factory: HnswFactory } | { error: string } {
+  const name = "usearch";
+  const require = createRequire(import.meta.url);
   try {
-    const name = "usearch";
-    const { Index } = createRequire(import.meta.url)(name) as {
-      Index: new (config: Record<string, unknown>) => HnswIndex;
-    };
-    return {
-      factory: (s) =>
-        new Index({
-          dimensions: s.dimensions,
-          // Inner product: the projection hands over unit vectors scaled to the int8 range, so their norms
-          // are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms out
-          // on every comparison, which cost ≈ 40 % more insert CPU. ANN recall of the exact top 10 is a little
-          // lower: 0.960 vs 0.965 at 100 000 items, 0.897 vs 0.925 at 1 000 000 (docs/benchmarks.md).
-          metric: "ip",
-          quantization: "i8",
-          connectivity: s.connectivity,
-          expansion_add: s.expansionAdd,
-          expansion_search: s.expansionSearch,
-          multi: false,
-        }),
-    };
+    require.resolve(name);
   } catch (err) {
     return { error: (err as Error).message };
   }
+  let Index: (new (config: Record<string, unknown>) => HnswIndex) | undefined;
+  return {
+    factory: (s) => {
+      Index ??= (require(name) as { Index: new (config: Record<string, unknown>) => HnswIndex }).Index;
+      return new Index({
+        dimensions: s.dimensions,
+        // Inner product: the projection hands over unit vectors scaled to the int8 range, so their norms
+        // are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms out
+        // on every comparison, which cost ≈ 40 % more insert CPU. ANN recall of the exact top 10 is a little
+        // lower: 0.960 vs 0.965 at 100 000 items, 0.897 vs 0.925 at 1 000 000 (docs/benchmarks.md).
+        metric: "ip",
+        quantization: "i8",
+        connectivity: s.connectivity,
+        expansion_add: s.expansionAdd,
+        expansion_search: s.expansionSearch,
+        multi: false,
+      });
+    },
+  };
 }
