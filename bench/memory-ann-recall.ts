@@ -8,25 +8,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemory } from "../packages/memory/src/index";
+import { rand, sentence } from "./memory-text";
 
 const N = Number(process.argv[2] ?? 100_000);
 const QUERIES = Number(process.argv[3] ?? 60);
-let seed = 0x9e3779b9;
-const rand = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 0x100000000;
-};
-const VOCAB = (
-  "invoice payment customer order quote supplier paper delivery printer stock refund reminder payroll lease " +
-  "insurance backup shipping label banner poster flyer menu wedding invitation proof approval deadline friday " +
-  "monday thursday wholesale retail discount price increase contract meeting call email webhook flow cron " +
-  "schedule report summary digest account bank reconcile tax accountant holiday closure staff intern training " +
-  "safety cutter laminator ink cartridge colour profile coated uncoated courier pickup shelf notification sms"
-).split(" ");
-const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
 
 const kept = process.env.MEMORY_BENCH_DB;
 if (kept && !existsSync(kept)) throw new Error(`${kept} does not exist`);

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as MemoryPackage from "../packages/memory/src/index";
 import type { ItemInput } from "../packages/memory/src/index";
+import { pick, rand, sentence } from "./memory-text";
 
 const pkg = resolve(process.env.MEMORY_PKG ?? join(import.meta.dirname, "../packages/memory"));
 const { createMemoryTools, openMemory } = (await import(
@@ -22,28 +23,11 @@ const ANN_QUERIES = Number(process.argv[4] ?? 200);
 const QUERIES = Number(process.argv[3] ?? 300);
 const BATCH = 10_000;
 
-// Deterministic pseudo-random text from a small-business vocabulary (xorshift, fixed seed).
-let seed = 0x9e3779b9;
-const rand = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 0x100000000;
-};
-const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-const VOCAB = (
-  "invoice payment customer order quote supplier paper delivery printer stock refund reminder payroll lease " +
-  "insurance backup shipping label banner poster flyer menu wedding invitation proof approval deadline friday " +
-  "monday thursday wholesale retail discount price increase contract meeting call email webhook flow cron " +
-  "schedule report summary digest account bank reconcile tax accountant holiday closure staff intern training " +
-  "safety cutter laminator ink cartridge colour profile coated uncoated courier pickup shelf notification sms"
-).split(" ");
 const NAMES =
   "Maya Sam Jordan Dev Rosa Ken Priya Leo Angela Tom Hana Marcus Olivia Raj Ellen Carlos Nina Greg".split(
     " ",
   );
 const KINDS = ["memory", "memory", "memory", "transcript", "person", "profile"] as const;
-const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(" ");
 
 function item(i: number): ItemInput {
   const kind = pick(KINDS);
