@@ -73,10 +73,6 @@ export function createRunSearchIndexer(sql: Database.Database) {
       const texts = step(limit);
       return docs === limit || texts === limit;
     },
-    /** Documents admitted and not yet in the full-text index. */
-    waiting(): number {
-      return Math.max(0, ((newest.get() as number | null) ?? 0) - (mark.get() as number));
-    },
   };
 }
 export type RunSearchIndexer = ReturnType<typeof createRunSearchIndexer>;
