@@ -5,7 +5,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestHost, waitForRun } from "./test-host";
+import { connectLlm, startTestHost, waitForRun } from "./test-host";
 
 /**
  * Issue #20 acceptance 1: the tools that act, under the channel policy, end to end. A real e-mail comes in
@@ -97,17 +97,11 @@ beforeEach(async () => {
   });
   await t.host.settings.set("agents.email", { credentialId: smtpCred.id });
   llm = await actingModel();
-  const llmCred = await t.host.services.vault.create({
-    name: "LLM",
-    type: "llmProvider",
-    data: { apiKey: "sk-test-SECRET-9", allowedHosts: "127.0.0.1" },
-  });
-  await t.host.settings.set("llm.provider", {
+  await connectLlm(t.host, {
     baseUrl: llm.url,
-    credentialId: llmCred.id,
     models: { chat: "scripted-model" },
+    apiKey: "sk-test-SECRET-9",
   });
-  await t.host.services.reloadAgents();
 }, 60_000);
 
 afterEach(async () => {

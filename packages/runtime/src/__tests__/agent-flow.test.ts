@@ -1,6 +1,6 @@
 import { startScriptedLlmServer } from "@switchyard/agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestHost, waitForRun } from "./test-host";
+import { connectLlm, startTestHost, waitForRun } from "./test-host";
 
 let t: Awaited<ReturnType<typeof startTestHost>>;
 beforeEach(async () => {
@@ -52,17 +52,11 @@ describe("webhook → flow_memory_agent over the real LLM wire protocol", () => 
       { content: "Refunds are issued within 14 days of purchase (memory)." },
     ]);
     try {
-      const cred = await t.host.services.vault.create({
-        name: "LLM",
-        type: "llmProvider",
-        data: { apiKey: "sk-test-SECRET-123", allowedHosts: "127.0.0.1" },
-      });
-      await t.host.settings.set("llm.provider", {
+      await connectLlm(t.host, {
         baseUrl: llm.url,
-        credentialId: cred.id,
         models: { burst: "scripted-model" },
+        apiKey: "sk-test-SECRET-123",
       });
-      await t.host.services.reloadAgents();
       const { id } = await t.host.flows.create({ name: "Support", definition: agentFlow });
       await t.host.control.setActive(id, true);
 
@@ -103,17 +97,12 @@ describe("webhook → flow_memory_agent over the real LLM wire protocol", () => 
   it("fails the agent step, sending nothing, when the LLM key's credential is not bound to the provider's host", async () => {
     const llm = await startScriptedLlmServer([{ content: "should never be asked" }]);
     try {
-      const cred = await t.host.services.vault.create({
-        name: "LLM",
-        type: "llmProvider",
-        data: { apiKey: "sk-test-SECRET-123", allowedHosts: "api.openai.com" },
-      });
-      await t.host.settings.set("llm.provider", {
+      const credentialId = await connectLlm(t.host, {
         baseUrl: llm.url,
-        credentialId: cred.id,
         models: { burst: "scripted-model" },
+        apiKey: "sk-test-SECRET-123",
+        allowedHosts: "api.openai.com",
       });
-      await t.host.services.reloadAgents();
       const { id } = await t.host.flows.create({ name: "Support", definition: agentFlow });
       await t.host.control.setActive(id, true);
       const res = await fetch(`${t.url}/hooks/support`, {
@@ -126,7 +115,7 @@ describe("webhook → flow_memory_agent over the real LLM wire protocol", () => 
       expect([step.status, step.errorCode, step.errorMessage]).toEqual([
         "failed",
         "agent_failed",
-        `agent "flow_memory_agent" failed: credential "${cred.id}" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com`,
+        `agent "flow_memory_agent" failed: credential "${credentialId}" may not be sent to 127.0.0.1: its allowed hosts are api.openai.com`,
       ]);
       expect(llm.requests).toHaveLength(0);
     } finally {

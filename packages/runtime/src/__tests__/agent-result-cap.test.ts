@@ -1,7 +1,7 @@
 /** #19 acceptance 5: a capped agent answer fits max_result_chars, marker included, through a whole flow run. */
 import { startScriptedLlmServer } from "@switchyard/agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestHost, waitForRun } from "./test-host";
+import { agentWebhookFlow, connectLlm, startTestHost, waitForRun } from "./test-host";
 
 let t: Awaited<ReturnType<typeof startTestHost>>;
 beforeEach(async () => {
@@ -11,21 +11,10 @@ afterEach(async () => {
   await t.close();
 });
 
-const flow = {
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path: "long", responseMode: "sync" } },
-    {
-      id: "context",
-      type: "agent",
-      config: { agent_ref: "flow_memory_agent", prompt: "Summarise everything." },
-    },
-    { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
-  ],
-  edges: [
-    { from: { node: "hook", port: "main" }, to: { node: "context", port: "main" } },
-    { from: { node: "context", port: "main" }, to: { node: "reply", port: "main" } },
-  ],
-};
+const flow = agentWebhookFlow("long", "context", {
+  agent_ref: "flow_memory_agent",
+  prompt: "Summarise everything.",
+});
 
 describe("flow_memory_agent's max_result_chars in a flow run", () => {
   it("leaves a 12 000-character answer at 4000 characters, marker included, and traces the original length", async () => {
@@ -33,17 +22,11 @@ describe("flow_memory_agent's max_result_chars in a flow run", () => {
     const answer = `${"😀".repeat(3990)}${"x".repeat(8010)}`;
     const llm = await startScriptedLlmServer([{ content: answer }]);
     try {
-      const cred = await t.host.services.vault.create({
-        name: "LLM",
-        type: "llmProvider",
-        data: { apiKey: "sk-test-1234", allowedHosts: "127.0.0.1" },
-      });
-      await t.host.settings.set("llm.provider", {
+      await connectLlm(t.host, {
         baseUrl: llm.url,
-        credentialId: cred.id,
         models: { burst: "scripted-model" },
+        apiKey: "sk-test-1234",
       });
-      await t.host.services.reloadAgents();
       const { id } = await t.host.flows.create({ name: "Long answer", definition: flow });
       await t.host.control.setActive(id, true);
 

@@ -1,7 +1,7 @@
 import { type RecordedRequest, type ScriptedLlmServer, startScriptedLlmServer } from "@switchyard/agent";
 import type { RunChannel } from "@switchyard/contracts/runs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestHost, waitForRun } from "./test-host";
+import { connectLlm, startTestHost, waitForRun } from "./test-host";
 
 /**
  * A sub-flow inherits its parent run's channel for the agent tool policy (spec/POLICY.md), whether it is
@@ -42,17 +42,7 @@ function model(req: RecordedRequest) {
 beforeEach(async () => {
   t = await startTestHost();
   llm = await startScriptedLlmServer(model);
-  const cred = await t.host.services.vault.create({
-    name: "LLM",
-    type: "llmProvider",
-    data: { apiKey: "sk-test-key", allowedHosts: "127.0.0.1" },
-  });
-  await t.host.settings.set("llm.provider", {
-    baseUrl: llm.url,
-    credentialId: cred.id,
-    models: { coding: "scripted-model" },
-  });
-  await t.host.services.reloadAgents();
+  await connectLlm(t.host, { baseUrl: llm.url, models: { coding: "scripted-model" }, apiKey: "sk-test-key" });
   const child = await t.host.flows.create({
     name: "Compute",
     definition: {

@@ -5,7 +5,7 @@
  */
 import { lastMessage, type ScriptedReply, startScriptedLlmServer } from "@switchyard/agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestHost, waitForRun } from "./test-host";
+import { agentWebhookFlow, startTestHost, waitForRun } from "./test-host";
 
 let t: Awaited<ReturnType<typeof startTestHost>>;
 beforeEach(async () => {
@@ -15,21 +15,10 @@ afterEach(async () => {
   await t.close();
 });
 
-const flow = {
-  nodes: [
-    { id: "hook", type: "trigger.webhook", config: { path: "plan", responseMode: "sync" } },
-    {
-      id: "plan",
-      type: "agent",
-      config: { agent_ref: "planner", prompt: "Route this ticket: refund please" },
-    },
-    { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
-  ],
-  edges: [
-    { from: { node: "hook", port: "main" }, to: { node: "plan", port: "main" } },
-    { from: { node: "plan", port: "main" }, to: { node: "reply", port: "main" } },
-  ],
-};
+const flow = agentWebhookFlow("plan", "plan", {
+  agent_ref: "planner",
+  prompt: "Route this ticket: refund please",
+});
 
 interface StoredTurn {
   turnId: string;

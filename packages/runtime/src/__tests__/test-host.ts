@@ -91,3 +91,35 @@ export function sqliteOf(host: Host) {
   if (host.db.kind !== "sqlite") throw new Error("this test expects a SQLite host");
   return host.db.sql;
 }
+
+/**
+ * Points the host's agents at an LLM server (the scripted one in tests): an `llmProvider` credential holding
+ * `apiKey` for `allowedHosts`, the provider setting with `models`, and the agents reloaded. Returns the
+ * credential's id.
+ */
+export async function connectLlm(
+  host: Host,
+  o: { baseUrl: string; models: Record<string, string>; apiKey: string; allowedHosts?: string },
+): Promise<string> {
+  const cred = await host.services.vault.create({
+    name: "LLM",
+    type: "llmProvider",
+    data: { apiKey: o.apiKey, allowedHosts: o.allowedHosts ?? "127.0.0.1" },
+  });
+  await host.settings.set("llm.provider", { baseUrl: o.baseUrl, credentialId: cred.id, models: o.models });
+  await host.services.reloadAgents();
+  return cred.id;
+}
+
+/** webhook (sync, at `path`) → an agent node `agentId` → webhook.respond with the agent's item. */
+export const agentWebhookFlow = (path: string, agentId: string, config: Record<string, unknown>) => ({
+  nodes: [
+    { id: "hook", type: "trigger.webhook", config: { path, responseMode: "sync" } },
+    { id: agentId, type: "agent", config },
+    { id: "reply", type: "webhook.respond", config: { status: 200, body: "=item" } },
+  ],
+  edges: [
+    { from: { node: "hook", port: "main" }, to: { node: agentId, port: "main" } },
+    { from: { node: agentId, port: "main" }, to: { node: "reply", port: "main" } },
+  ],
+});
