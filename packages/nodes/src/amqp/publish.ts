@@ -6,6 +6,7 @@ import { NodeError, notConfigured } from "../errors";
 import { messageBytes } from "../mqtt/publish";
 import { guardOf } from "../util/broker-target";
 import { type AmqpTarget, amqpServer, amqpTarget, brokerMessage, connectAmqp } from "./client";
+import { serverTimeoutMs } from "../connections/server";
 
 /** An idle publisher connection closes after this long (a new run opens a new one). */
 const IDLE_MS = 30_000;
@@ -65,13 +66,7 @@ const config = z
       .max(255)
       .optional()
       .describe("Message id (a consumer's duplicate check); a random one when empty"),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(120_000)
-      .default(10_000)
-      .describe("Connect and confirm timeout, in ms"),
+    timeoutMs: serverTimeoutMs("Connect and confirm"),
   })
   .refine((c) => c.mode !== "queue" || c.queue !== undefined, { message: "name the queue", path: ["queue"] })
   .refine((c) => c.mode !== "exchange" || c.exchange !== undefined, {

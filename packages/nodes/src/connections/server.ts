@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NodeContext } from "@switchyard/engine";
-import type { z } from "zod";
+import { z } from "zod";
 import { formatIssues } from "../define";
 import { NodeError, notConfigured } from "../errors";
 import { assertCredentialHost } from "../http/allowed-hosts";
@@ -81,3 +81,7 @@ export async function useShared<T, R>(
     lease.release();
   }
 }
+
+/** The timeout field of the broker and key-value nodes: 100 ms to 2 min, 10 s by default. */
+export const serverTimeoutMs = (what: string) =>
+  z.number().int().min(100).max(120_000).default(10_000).describe(`${what} timeout, in ms`);

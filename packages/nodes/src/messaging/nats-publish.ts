@@ -2,7 +2,7 @@ import { natsCredentialFields } from "@switchyard/contracts/credentials";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { z } from "zod";
 import { serviceError } from "../connections/errors";
-import { serverTarget, useShared } from "../connections/server";
+import { serverTarget, serverTimeoutMs, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 
@@ -31,13 +31,7 @@ export const natsPublishNode = defineNode({
     credentialId: z.string().min(1).describe("NATS credential"),
     subject: subject.describe("Subject to publish to, e.g. orders.created"),
     message: z.unknown().describe("The message; objects are sent as JSON, strings as they are"),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(120_000)
-      .default(10_000)
-      .describe("Connect and flush timeout, in ms"),
+    timeoutMs: serverTimeoutMs("Connect and flush"),
   }),
   example: { credentialId: "cred-nats", subject: "orders.created", message: "{{ item }}" },
   async execute({ config, ctx }) {

@@ -4,6 +4,7 @@ import { defineNode } from "../define";
 import { NodeError, notConfigured } from "../errors";
 import { guardOf } from "../util/broker-target";
 import { connectMqtt, mqttServer, mqttTarget, publisherClientId } from "./client";
+import { serverTimeoutMs } from "../connections/server";
 
 /** Objects and numbers are sent as JSON; a string as it is. */
 export const messageBytes = (message: unknown) =>
@@ -36,13 +37,7 @@ export const mqttPublishNode = defineNode({
       .default(1)
       .describe("0: at most once; 1: at least once (waits for PUBACK); 2: exactly once"),
     retain: z.boolean().default(false).describe("The broker keeps it as the topic's last message"),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(120_000)
-      .default(10_000)
-      .describe("Connect and acknowledge timeout, in ms"),
+    timeoutMs: serverTimeoutMs("Connect and acknowledge"),
   }),
   example: { credentialId: "cred-mqtt", topic: "sensors/kitchen", message: { temperature: 21.5 }, qos: 1 },
   async execute({ config, ctx }) {

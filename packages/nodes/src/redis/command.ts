@@ -2,7 +2,7 @@ import { redisCredentialFields } from "@switchyard/contracts/credentials";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { NETWORK_CODES, serviceError } from "../connections/errors";
-import { serverTarget, useShared } from "../connections/server";
+import { serverTarget, serverTimeoutMs, useShared } from "../connections/server";
 import { defineNode } from "../define";
 import { NodeError } from "../errors";
 
@@ -53,13 +53,7 @@ const config = z
       .describe("Expiry in seconds: for set (optional) and expire"),
     start: z.number().int().default(0).describe("lrange: first index"),
     stop: z.number().int().default(-1).describe("lrange: last index (-1 is the end)"),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(120_000)
-      .default(10_000)
-      .describe("Connection and command timeout, in ms"),
+    timeoutMs: serverTimeoutMs("Connection and command"),
   })
   .superRefine((c, ctx) => {
     if (needsValue.has(c.command) && c.value === undefined)
