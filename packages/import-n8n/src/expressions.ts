@@ -61,10 +61,7 @@ export function expressionToJsonata(
   ctx: ExpressionContext,
 ): string | undefined {
   const parts = splitTemplate(value.slice(1));
-  if (!parts) {
-    ctx.report.problem("expression_untranslated", ctx.node, field, `unclosed {{ in ${JSON.stringify(value)}`);
-    return undefined;
-  }
+  if (!parts) return void reportUnclosed(value, field, ctx);
   const out: string[] = [];
   const onlyCode = parts.length === 1 || parts.every((p) => "code" in p || p.text.trim() === "");
   const codeParts = parts.filter((p): p is { code: string } => "code" in p);
@@ -73,20 +70,29 @@ export function expressionToJsonata(
       out.push(JSON.stringify(p.text));
       continue;
     }
-    const t = jsToJsonata(p.code, ctx.refs);
-    if (!t.ok) {
-      ctx.report.problem(
-        "expression_untranslated",
-        ctx.node,
-        field,
-        `{{${p.code}}} could not be translated (${t.reason}); rewrite it in JSONata`,
-      );
-      return undefined;
-    }
-    out.push(onlyCode && codeParts.length === 1 ? t.jsonata : `$string(${t.jsonata})`);
+    const j = codeToJsonata(p.code, field, ctx);
+    if (j === undefined) return undefined;
+    out.push(onlyCode && codeParts.length === 1 ? j : `$string(${j})`);
   }
   if (out.length === 0) return '""';
   return out.length === 1 ? out[0]! : out.join(" & ");
+}
+
+/** One `{{ }}` body in JSONata, or undefined after reporting why it could not be translated. */
+function codeToJsonata(code: string, field: string, ctx: ExpressionContext): string | undefined {
+  const t = jsToJsonata(code, ctx.refs);
+  if (t.ok) return t.jsonata;
+  ctx.report.problem(
+    "expression_untranslated",
+    ctx.node,
+    field,
+    `{{${code}}} could not be translated (${t.reason}); rewrite it in JSONata`,
+  );
+  return undefined;
+}
+
+function reportUnclosed(value: string, field: string, ctx: ExpressionContext): void {
+  ctx.report.problem("expression_untranslated", ctx.node, field, `unclosed {{ in ${JSON.stringify(value)}`);
 }
 
 /**
@@ -104,7 +110,7 @@ export function translateString(value: string, field: string, ctx: ExpressionCon
     return j === undefined ? value : `=${j}`;
   }
   if (!parts) {
-    ctx.report.problem("expression_untranslated", ctx.node, field, `unclosed {{ in ${JSON.stringify(value)}`);
+    reportUnclosed(value, field, ctx);
     return value;
   }
   let out = "";
@@ -113,17 +119,9 @@ export function translateString(value: string, field: string, ctx: ExpressionCon
       out += p.text;
       continue;
     }
-    const t = jsToJsonata(p.code, ctx.refs);
-    if (!t.ok) {
-      ctx.report.problem(
-        "expression_untranslated",
-        ctx.node,
-        field,
-        `{{${p.code}}} could not be translated (${t.reason}); rewrite it in JSONata`,
-      );
-      return value;
-    }
-    out += `{{ ${t.jsonata} }}`;
+    const j = codeToJsonata(p.code, field, ctx);
+    if (j === undefined) return value;
+    out += `{{ ${j} }}`;
   }
   // Text that starts with = would read as a whole expression: make it one that builds the text.
   if (out.startsWith("=")) {
