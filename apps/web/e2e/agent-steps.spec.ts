@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { LIMIT_WRAP_UP_MESSAGE } from "../../../packages/agent/src/loop/agent-loop";
 import {
   type RecordedRequest,
@@ -9,6 +9,7 @@ import {
 } from "../../../packages/agent/src/testing/scripted-llm-server";
 import { useSession } from "./support/auth";
 import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+import { shot } from "./support/shot";
 
 let server: RunningServer;
 let llm: ScriptedLlmServer;
@@ -54,10 +55,6 @@ test.afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-}
 
 const agentFlow = (agentRef: string) => ({
   nodes: [

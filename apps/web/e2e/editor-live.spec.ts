@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { useSession } from "./support/auth";
 import { trpc } from "./support/server";
 import { sharedServer } from "./support/shared-server";
+import { shot } from "./support/shot";
 
 const run = promisify(execFile);
 
@@ -66,9 +67,6 @@ async function openEditor(page: Page, id: string) {
   await expect(page.getByTestId("flow-editor")).toHaveAttribute("data-loaded", "true");
 }
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id='${id}']`);
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
-}
 
 test("[3] a webhook called with curl shows up live in the open editor: step statuses and each node's output", async ({
   page,
@@ -115,7 +113,7 @@ test("[3] a webhook called with curl shows up live in the open editor: step stat
   await expect(output).toContainText("Output · main · 1 item");
   await expect(output).toContainText('"Hello Ada"');
   await expect(output).toContainText("42");
-  await shot(page, testInfo, "live-webhook-run");
+  await shot(page, testInfo, "live-webhook-run", { fullPage: false });
 
   // A second call replaces what is shown: the editor always follows the newest run.
   await curl(`${shared.server.url}/hooks/${path}`, { name: "Grace", n: 1 });
@@ -153,7 +151,7 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   expect((await curl(testUrl, {})).status).toBe(404);
   await page.getByRole("button", { name: "Listen for test event" }).click();
   await expect(page.getByTestId("listen-waiting")).toContainText(testUrl);
-  await shot(page, testInfo, "listening");
+  await shot(page, testInfo, "listening", { fullPage: false });
   // The bind happens on the server once the request lands; until then the URL still answers 404.
   await expect
     .poll(async () => (await curl(testUrl, { name: "Linus", n: 5 })).status, { timeout: 10_000 })
@@ -171,7 +169,7 @@ test("[listen] a test event sent with curl appears in the webhook panel and beco
   await page.getByRole("button", { name: "Use as sample payload" }).click();
   await expect(page.getByTestId("sample-pinned")).toBeVisible();
   await expect(page.getByTestId("unsaved")).toBeVisible();
-  await shot(page, testInfo, "test-event-payload");
+  await shot(page, testInfo, "test-event-payload", { fullPage: false });
 
   // Run saves first, then sends the pinned payload: the Set node computes from the captured body.
   await page.getByRole("button", { name: "Run", exact: true }).click();
@@ -226,7 +224,7 @@ test("the flows list shows trigger health and the last run of active flows only"
   await expect(idleRow).toContainText("Inactive");
   await expect(idleRow.getByTestId("trigger-health")).toHaveCount(0);
   await expect(idleRow.getByTestId("last-run")).toHaveCount(0);
-  await shot(page, testInfo, "flows-list-health");
+  await shot(page, testInfo, "flows-list-health", { fullPage: false });
 
   // Deactivating from the list drops the badges (the checkbox follows the server's answer).
   await row.getByRole("checkbox").click();

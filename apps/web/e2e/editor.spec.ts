@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { useSession } from "./support/auth";
 import { trpc } from "./support/server";
 import { sharedServer } from "./support/shared-server";
+import { shot } from "./support/shot";
 
 // One server for the file: every test makes its own flows on it.
 const shared = sharedServer();
@@ -103,17 +104,13 @@ async function dragHandleOntoNode(page: Page, from: string, fromPort: string, to
   await page.mouse.up();
 }
 
-async function shot(page: Page, testInfo: import("@playwright/test").TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot(), contentType: "image/png" });
-}
-
 test("[1] builds webhook → if → http → respond from the palette by mouse, saves, and reloads identical", async ({
   page,
 }, testInfo) => {
   const { id } = await createFlow("Built by mouse");
   await openEditor(page, id);
   await expect(page.getByText("Start with a trigger")).toBeVisible();
-  await shot(page, testInfo, "empty-flow");
+  await shot(page, testInfo, "empty-flow", { fullPage: false });
 
   await dropFromPalette(page, "trigger.webhook", 130, 220);
   await dropFromPalette(page, "logic.if", 380, 220);
@@ -141,7 +138,7 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   await page.getByLabel("Response mode", { exact: true }).selectOption({ label: "sync" });
   await expect(page.getByTestId("url-production-url")).toHaveText(/\/hooks\/orders\/created$/);
   await expect(page.getByTestId("url-test-url")).toHaveText(/\/hooks-test\/orders\/created$/);
-  await shot(page, testInfo, "webhook-config");
+  await shot(page, testInfo, "webhook-config", { fullPage: false });
 
   await node(page, "if").click();
   await page.getByLabel("Condition", { exact: true }).fill("=item.total > 100");
@@ -155,7 +152,7 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   await page.getByLabel("Status", { exact: true }).fill("201");
   await page.getByLabel("Body", { exact: true }).fill('={ "ok": true, "order": nodes.webhook }');
   await page.locator(".react-flow__pane").click({ position: { x: 50, y: 50 } });
-  await shot(page, testInfo, "configured-flow");
+  await shot(page, testInfo, "configured-flow", { fullPage: false });
 
   await page.keyboard.press("Control+s");
   await expect(page.getByTestId("saved")).toBeVisible();
@@ -185,7 +182,7 @@ test("[1] builds webhook → if → http → respond from the palette by mouse, 
   await page.keyboard.press("Control+s");
   await expect.poll(async () => (await savedDefinition(id)).version).toBe(3);
   expect((await savedDefinition(id)).definition).toEqual(saved.definition);
-  await shot(page, testInfo, "after-reload");
+  await shot(page, testInfo, "after-reload", { fullPage: false });
 });
 
 /** A trigger → request → b → c chain, for edit and clipboard tests. */
@@ -363,7 +360,7 @@ test("[2] undo/redo walks back and forth through 20 mixed edits exactly", async 
     states.push(await editorDefinition(page));
     expect(states.at(-1), `"${what}" changed the flow`).not.toEqual(states.at(-2));
   }
-  await shot(page, testInfo, "after-20-edits");
+  await shot(page, testInfo, "after-20-edits", { fullPage: false });
   await clearSelection(page);
   for (let i = edits.length - 1; i >= 0; i--) {
     await page.keyboard.press("Control+z");
@@ -434,7 +431,7 @@ test("[2] copy/paste of 3 connected nodes keeps edges and configs, also into ano
     { from: { node: "request_2", port: "main" }, to: { node: "noop", port: "main" } },
     { from: { node: "noop", port: "main" }, to: { node: "noop_2", port: "main" } },
   ]);
-  await shot(page, testInfo, "pasted-across-flows");
+  await shot(page, testInfo, "pasted-across-flows", { fullPage: false });
 });
 
 test("[4] an invalid configuration shows on the field and the node, and activation is refused with the problems", async ({
@@ -450,7 +447,7 @@ test("[4] an invalid configuration shows on the field and the node, and activati
   await expect(node(page, "request").getByTestId("flow-node")).toHaveAttribute("data-problems", "1");
   await page.keyboard.press("Control+s");
   await expect(page.getByTestId("saved")).toBeVisible();
-  await shot(page, testInfo, "problem-on-field-and-node");
+  await shot(page, testInfo, "problem-on-field-and-node", { fullPage: false });
 
   // Controlled by the server's answer: a refused activation leaves it unchecked.
   await page.getByLabel("Active", { exact: true }).click();
@@ -458,7 +455,7 @@ test("[4] an invalid configuration shows on the field and the node, and activati
   await expect(notice).toContainText("cannot activate");
   await expect(notice).toContainText('node "request" field "url"');
   await expect(page.getByLabel("Active", { exact: true })).not.toBeChecked();
-  await shot(page, testInfo, "activation-refused");
+  await shot(page, testInfo, "activation-refused", { fullPage: false });
   const refusal = await trpc(shared.server.url, "flow.setActive", { id, active: true }, "mutation").then(
     () => "accepted",
     (e: Error) => e.message,
@@ -554,7 +551,7 @@ test("[5] a 300-node flow opens and pans without freezing", async ({ page }, tes
     body: JSON.stringify(result, null, 2),
     contentType: "application/json",
   });
-  await shot(page, testInfo, "300-nodes-after-pan");
+  await shot(page, testInfo, "300-nodes-after-pan", { fullPage: false });
   // Generous sanity bounds only: the numbers themselves go to the report.
   expect(frames.length).toBeGreaterThan(10);
   expect(result.frameMsMax).toBeLessThan(3000);
@@ -581,7 +578,7 @@ test("unsaved changes are flagged and guarded; history restores a version as a n
 
   await page.getByRole("button", { name: "Version history" }).click();
   await expect(page.getByTestId("version-list")).toContainText("Version 2");
-  await shot(page, testInfo, "version-history");
+  await shot(page, testInfo, "version-history", { fullPage: false });
   await page.getByRole("button", { name: "Restore v1" }).click();
   await expect(page.getByTestId("notice")).toContainText("Restored version 1 as version 3");
   const restored = await savedDefinition(id);
@@ -615,7 +612,7 @@ test("trigger panels show the webhook URLs, the e-mail address and the next cron
   await expect(page.getByTestId("cron-next").locator("li")).toHaveCount(5);
   await page.getByLabel("Expression", { exact: true }).fill("61 * * * *");
   await expect(page.getByLabel("Schedule")).toContainText(/61|minute/i);
-  await shot(page, testInfo, "cron-preview");
+  await shot(page, testInfo, "cron-preview", { fullPage: false });
 
   const hook = await createFlow("Hook", trigger("trigger.webhook", { path: "orders/new" }));
   await openEditor(page, hook.id);
@@ -645,7 +642,7 @@ test("runs the flow from the editor and shows each node's status", async ({ page
   await expect(page.getByTestId("notice")).toContainText("Run succeeded", { timeout: 20_000 });
   for (const nid of ["trigger", "b", "c"])
     await expect(node(page, nid).getByTestId("node-status")).toHaveText("succeeded");
-  await shot(page, testInfo, "run-statuses");
+  await shot(page, testInfo, "run-statuses", { fullPage: false });
 });
 
 test("dark theme renders the editor", async ({ page }, testInfo) => {
@@ -656,5 +653,5 @@ test("dark theme renders the editor", async ({ page }, testInfo) => {
   await expect(page.locator(".react-flow")).toHaveClass(/dark/);
   await page.keyboard.press("?");
   await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
-  await shot(page, testInfo, "dark-editor-with-help");
+  await shot(page, testInfo, "dark-editor-with-help", { fullPage: false });
 });

@@ -1,10 +1,11 @@
 import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import { expect, type Page, test, type TestInfo } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { useSession } from "./support/auth";
 import { type RunningServer, runCli, startServer, tempDataDir, trpc } from "./support/server";
+import { shot } from "./support/shot";
 
 // One Switchyard server and one local upstream for the file; each test builds its own flow.
 let server: RunningServer;
@@ -114,10 +115,6 @@ async function waitForStatus(runId: string, statuses: string[], timeoutMs = 20_0
 }
 
 const node = (page: Page, id: string) => page.locator(`[data-testid=run-node][data-node-id="${id}"]`);
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-}
 
 test("[1] the run page shows each node's status, the retries, the failing node's error and the waterfall", async ({
   page,

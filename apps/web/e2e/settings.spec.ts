@@ -1,11 +1,12 @@
 import { rmSync } from "node:fs";
-import { expect, type Page, type TestInfo, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import {
   type ScriptedLlmServer,
   startScriptedLlmServer,
 } from "../../../packages/agent/src/testing/scripted-llm-server";
 import { useSession } from "./support/auth";
 import { type RunningServer, startServer, tempDataDir, trpc } from "./support/server";
+import { shot } from "./support/shot";
 
 const BEARER = "crm-bearer-7c1f0e9a44";
 const API_KEY = "sk-e2e-provider-52b8d1f3";
@@ -29,10 +30,6 @@ test.afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-}
 
 /** Every response body the browser receives, to prove no secret ever comes back. */
 function collectBodies(page: Page) {
