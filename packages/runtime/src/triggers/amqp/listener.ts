@@ -3,7 +3,7 @@ import { amqpServer, amqpTarget, amqpTrigger, brokerMessage, connectAmqp } from 
 import type { ConsumeMessage } from "amqplib";
 import type { z } from "zod";
 import { type BrokerListenerDeps, decodeBody } from "../broker/deps";
-import { superviseConnection } from "../broker/supervise";
+import { superviseConnection, supervisedPerFlow } from "../broker/supervise";
 import { defineTriggerListener, type TriggerBinding } from "../listener";
 
 type AmqpBinding = TriggerBinding<z.output<typeof amqpTrigger.config>>;
@@ -44,8 +44,6 @@ export function payloadOf(msg: ConsumeMessage, now: Date): AmqpPayload {
  * second run.
  */
 export function createAmqpListener(d: BrokerListenerDeps) {
-  const consumers = new Map<string, ReturnType<typeof superviseConnection>>();
-
   const consume = (b: AmqpBinding) =>
     superviseConnection({
       what: "trigger.amqp",
@@ -124,24 +122,7 @@ export function createAmqpListener(d: BrokerListenerDeps) {
       },
     });
 
-  return defineTriggerListener({
-    trigger: amqpTrigger,
-    bind(b) {
-      void consumers.get(b.flowId)?.stop();
-      consumers.set(b.flowId, consume(b));
-    },
-    unbind(flowId) {
-      void consumers.get(flowId)?.stop();
-      consumers.delete(flowId);
-    },
-    async close() {
-      const all = [...consumers.values()];
-      consumers.clear();
-      await Promise.all(all.map((c) => c.stop()));
-    },
-    /** Flows with a live consumer (tests). */
-    connected: () => [...consumers.entries()].filter(([, c]) => c.connected()).map(([id]) => id),
-  });
+  return defineTriggerListener({ trigger: amqpTrigger, ...supervisedPerFlow(consume) });
 }
 
 /** An ack or nack on a channel that closed meanwhile throws; the broker redelivers the message anyway. */

@@ -106,3 +106,30 @@ export function superviseConnection(o: SupervisorOptions) {
     connected: () => current !== undefined,
   };
 }
+
+/**
+ * One supervised connection per bound flow, for a broker trigger's listener: binding a flow again replaces
+ * its connection, unbinding or closing stops it.
+ */
+export function supervisedPerFlow<B extends { flowId: string }>(
+  start: (binding: B) => ReturnType<typeof superviseConnection>,
+) {
+  const byFlow = new Map<string, ReturnType<typeof superviseConnection>>();
+  return {
+    bind(b: B) {
+      void byFlow.get(b.flowId)?.stop();
+      byFlow.set(b.flowId, start(b));
+    },
+    unbind(flowId: string) {
+      void byFlow.get(flowId)?.stop();
+      byFlow.delete(flowId);
+    },
+    async close() {
+      const all = [...byFlow.values()];
+      byFlow.clear();
+      await Promise.all(all.map((c) => c.stop()));
+    },
+    /** Flows with a live connection (tests). */
+    connected: () => [...byFlow.entries()].filter(([, c]) => c.connected()).map(([id]) => id),
+  };
+}

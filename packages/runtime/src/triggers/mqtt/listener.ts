@@ -3,7 +3,7 @@ import { connectMqtt, mqttServer, mqttTarget, mqttTrigger } from "@switchyard/no
 import type { IPublishPacket } from "mqtt";
 import type { z } from "zod";
 import { type BrokerListenerDeps, decodeBody } from "../broker/deps";
-import { superviseConnection } from "../broker/supervise";
+import { superviseConnection, supervisedPerFlow } from "../broker/supervise";
 import { defineTriggerListener, type TriggerBinding } from "../listener";
 
 type MqttBinding = TriggerBinding<z.output<typeof mqttTrigger.config>>;
@@ -29,8 +29,6 @@ export function payloadOf(packet: IPublishPacket, now: Date): MqttPayload {
  * connection without acknowledging, so the broker delivers the message again after the reconnect.
  */
 export function createMqttListener(d: BrokerListenerDeps) {
-  const clients = new Map<string, ReturnType<typeof superviseConnection>>();
-
   const subscribe = (b: MqttBinding) =>
     superviseConnection({
       what: "trigger.mqtt",
@@ -90,22 +88,5 @@ export function createMqttListener(d: BrokerListenerDeps) {
       },
     });
 
-  return defineTriggerListener({
-    trigger: mqttTrigger,
-    bind(b) {
-      void clients.get(b.flowId)?.stop();
-      clients.set(b.flowId, subscribe(b));
-    },
-    unbind(flowId) {
-      void clients.get(flowId)?.stop();
-      clients.delete(flowId);
-    },
-    async close() {
-      const all = [...clients.values()];
-      clients.clear();
-      await Promise.all(all.map((c) => c.stop()));
-    },
-    /** Flows with a live client (tests). */
-    connected: () => [...clients.entries()].filter(([, c]) => c.connected()).map(([id]) => id),
-  });
+  return defineTriggerListener({ trigger: mqttTrigger, ...supervisedPerFlow(subscribe) });
 }
