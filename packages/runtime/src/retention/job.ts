@@ -10,6 +10,7 @@ import {
 } from "./policy";
 import { type StorageStatus, storageStatus } from "./storage";
 import { type AttachmentReclaimReport, reclaimAttachments } from "./attachments";
+import { type KeyPurgeReport, purgeExpiredIdempotencyKeys } from "./idempotency-keys";
 import { type PruneReport, pruneRuns } from "./prune";
 import { databaseSize, type ReclaimOptions, type ReclaimReport, reclaimSpace } from "./reclaim";
 
@@ -34,6 +35,7 @@ export interface RetentionRunReport {
   startedAt: string;
   prune: PruneReport;
   attachments: AttachmentReclaimReport;
+  idempotencyKeys: KeyPurgeReport;
   reclaim: ReclaimReport;
   durationMs: number;
 }
@@ -76,19 +78,28 @@ export function createRetentionJob(o: RetentionJobOptions) {
       ? await reclaimAttachments(o.sql, prune.attachmentIds, o.removeAttachment)
       : { deleted: 0, stillReferenced: 0 };
     deleteEmptyRunCounts(o.sql);
+    const idempotencyKeys = await purgeExpiredIdempotencyKeys(o.sql, { now: now(), stopped: () => stopping });
     const reclaim = await reclaimSpace(o.sql, o.file, reclaimOpts);
-    const report = { startedAt, prune, attachments, reclaim, durationMs: performance.now() - t0 };
-    if (prune.deletedRuns || reclaim.action !== "none") {
+    const report = {
+      startedAt,
+      prune,
+      attachments,
+      idempotencyKeys,
+      reclaim,
+      durationMs: performance.now() - t0,
+    };
+    if (prune.deletedRuns || idempotencyKeys.deleted || reclaim.action !== "none") {
       o.log.info(
         {
           deletedRuns: prune.deletedRuns,
           overBudgetRuns: prune.overBudgetRuns,
           deletedAttachments: attachments.deleted,
+          expiredIdempotencyKeys: idempotencyKeys.deleted,
           longestBatchMs: Math.round(prune.longestBatchMs),
           reclaim: reclaim.action,
           freedBytes: reclaim.before.totalBytes - reclaim.after.totalBytes,
         },
-        "retention: pruned old runs",
+        "retention: pruned old runs and expired idempotency keys",
       );
     }
     last = report;

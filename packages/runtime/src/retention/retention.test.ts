@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../logger";
 import { createSqliteRunQueue } from "../queue/sqlite-run-queue";
 import { createAttachmentStore } from "../runs/attachments";
+import { purgeExpiredIdempotencyKeys } from "./idempotency-keys";
 import { createRetentionJob } from "./job";
 import { DEFAULT_RETENTION, effectiveRule, RetentionPolicy } from "./policy";
 import { pruneRuns } from "./prune";
@@ -188,6 +189,74 @@ describe("retention", () => {
     // The admission committed after the first batch, long before the last one.
     expect(events.indexOf("admitted")).toBeGreaterThan(0);
     expect(events.indexOf("admitted")).toBeLessThan(3);
+  });
+
+  it("deletes expired idempotency keys slice by slice, and a key still in its window keeps deduplicating", async () => {
+    let t = NOW;
+    const queue = createSqliteRunQueue(db.sql, { now: () => t });
+    const keyed = (key: string, ttlMs: number) =>
+      queue.enqueue({
+        flowId: flows.a,
+        flowVersion: 1,
+        channel: "webhook",
+        payloadJson: "{}",
+        idempotency: { key, ttlMs },
+      });
+    // Interleaved so every slice holds both kinds.
+    for (let i = 0; i < 250; i++) {
+      await keyed(`short-${i}`, 60_000);
+      await keyed(`long-${i}`, 3_600_000);
+    }
+    const first = await keyed("long-0", 3_600_000);
+    expect(first.duplicate).toBe(true);
+    t = NOW + 10 * 60_000;
+    let pauses = 0;
+    const report = await purgeExpiredIdempotencyKeys(db.sql, {
+      now: t,
+      slice: 100,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect(report.deleted).toBe(250);
+    expect(pauses).toBe(5); // 500 rows in slices of 100, the event loop yielded after each
+    const keys = db.sql.prepare(`SELECT key FROM "IdempotencyKey" ORDER BY key`).pluck().all() as string[];
+    expect(keys).toHaveLength(250);
+    expect(keys.every((k) => k.startsWith("long-"))).toBe(true);
+    // The purge took nothing still in its window: the same key is still a duplicate of the same run.
+    expect(await keyed("long-0", 3_600_000)).toEqual(first);
+    // And an expired key purged is admitted as new, as it was before the purge.
+    expect((await keyed("short-0", 60_000)).duplicate).toBe(false);
+  });
+
+  it("purges expired idempotency keys as part of the retention job and logs how many", async () => {
+    const queue = createSqliteRunQueue(db.sql, { now: () => NOW - 2 * DAY });
+    for (let i = 0; i < 3; i++)
+      await queue.enqueue({
+        flowId: flows.a,
+        flowVersion: 1,
+        channel: "webhook",
+        payloadJson: "{}",
+        idempotency: { key: `k${i}`, ttlMs: 60_000 },
+      });
+    const lines: string[] = [];
+    const job = createRetentionJob({
+      sql: db.sql,
+      file: db.file,
+      settings: createSettingsRepo(db.prisma),
+      log: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
+      now: () => NOW,
+    });
+    const report = await job.runOnce();
+    await job.stop();
+    expect(report.idempotencyKeys.deleted).toBe(3);
+    expect(db.sql.prepare(`SELECT count(*) FROM "IdempotencyKey"`).pluck().get()).toBe(0);
+    expect(lines.map((l) => JSON.parse(l)).find((l) => l.expiredIdempotencyKeys !== undefined)).toMatchObject(
+      {
+        expiredIdempotencyKeys: 3,
+        msg: "retention: pruned old runs and expired idempotency keys",
+      },
+    );
   });
 
   it("never deletes queued, running or waiting runs, however old", async () => {
