@@ -2,6 +2,7 @@ export { agentNode } from "./agent/agent";
 export {
   type AmqpTarget,
   amqpServer,
+  closeAmqp,
   amqpTarget,
   brokerMessage,
   connectAmqp,

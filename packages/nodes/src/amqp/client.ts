@@ -71,3 +71,28 @@ export async function connectAmqp(
     );
   }
 }
+
+/** How long a clean close may take before the socket is dropped instead. */
+const CLOSE_WITHIN_MS = 5_000;
+
+/**
+ * Closes a connection without ever waiting forever. amqplib settles `close()` only when the broker answers
+ * Close-Ok, and a connection the broker already lost (a SIGKILLed or restarted node) never does
+ * (amqp-node/amqplib#181): awaiting it would stall a reconnect or a shutdown for good. After `ms` the socket
+ * is destroyed (and at once when amqplib refuses the close), which is what the broker sees when a client dies:
+ * its unacknowledged messages go back to the queue.
+ */
+export async function closeAmqp(conn: ChannelModel, ms = CLOSE_WITHIN_MS): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  // A refused close (already closing or closed) drops the socket too: destroying a closed one is harmless.
+  const closed = conn.close().then(
+    () => "closed" as const,
+    () => "refused" as const,
+  );
+  const how = await Promise.race([closed, late]);
+  clearTimeout(timer);
+  if (how !== "closed") (conn.connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+}

@@ -5,7 +5,7 @@ import { defineNode } from "../define";
 import { NodeError, notConfigured } from "../errors";
 import { messageBytes } from "../mqtt/publish";
 import { guardOf } from "../util/broker-target";
-import { type AmqpTarget, amqpServer, amqpTarget, brokerMessage, connectAmqp } from "./client";
+import { type AmqpTarget, amqpServer, amqpTarget, brokerMessage, closeAmqp, connectAmqp } from "./client";
 import { serverTimeoutMs } from "../connections/server";
 
 /** An idle publisher connection closes after this long (a new run opens a new one). */
@@ -111,7 +111,7 @@ export const amqpPublishNode = defineNode({
       });
     const lease = await ctx.connections.acquire<Publisher>(target.key, {
       open: (lost) => openPublisher(target, config.timeoutMs, ctx.nodeId, lost),
-      close: (p) => p.conn.close().catch(() => {}),
+      close: (p) => closeAmqp(p.conn),
       idleMs: IDLE_MS,
     });
     const p = lease.connection;

@@ -1,3 +1,4 @@
+import { closeAmqp } from "@switchyard/nodes";
 import amqp, { type ChannelModel, type ConfirmChannel } from "amqplib";
 
 /**
@@ -35,10 +36,15 @@ export async function publishStream(o: {
         const conn = await connect(o.url);
         // A broker that dies emits 'error' on the connection; unheard it would crash the test process.
         conn.on("error", () => {});
-        const ch = await conn.createConfirmChannel();
-        ch.on("error", () => {});
-        await ch.assertQueue(o.queue, { durable: true });
-        pub = { conn, ch };
+        try {
+          const ch = await within(30_000, "a confirm channel", conn.createConfirmChannel());
+          ch.on("error", () => {});
+          await within(30_000, "the queue's declaration", ch.assertQueue(o.queue, { durable: true }));
+          pub = { conn, ch };
+        } catch (err) {
+          await closeAmqp(conn);
+          throw err;
+        }
       }
       for (let i = from; i < Math.min(o.count, from + batch); i++)
         pub.ch.sendToQueue(o.queue, Buffer.from(JSON.stringify({ i })), {
@@ -50,12 +56,12 @@ export async function publishStream(o: {
       await o.onConfirmed?.(Math.min(from, o.count));
     } catch {
       republishedBatches += 1;
-      await pub?.conn.close().catch(() => {});
+      if (pub) await closeAmqp(pub.conn);
       pub = undefined;
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  await pub?.conn.close().catch(() => {});
+  if (pub) await closeAmqp(pub.conn);
   return { republishedBatches };
 }
 
@@ -66,7 +72,7 @@ export async function declareDurable(url: string, queue: string) {
   try {
     await (await conn.createChannel()).assertQueue(queue, { durable: true });
   } finally {
-    await conn.close().catch(() => {});
+    await closeAmqp(conn);
   }
 }
 
@@ -79,7 +85,7 @@ export async function queueState(url: string, queue: string) {
     const q = await ch.checkQueue(queue);
     return { messages: q.messageCount, consumers: q.consumerCount };
   } finally {
-    await conn.close().catch(() => {});
+    await closeAmqp(conn);
   }
 }
 
@@ -97,6 +103,6 @@ export async function deleteQueue(url: string, queue: string) {
   try {
     await (await conn.createChannel()).deleteQueue(queue);
   } finally {
-    await conn.close().catch(() => {});
+    await closeAmqp(conn);
   }
 }

@@ -1,5 +1,12 @@
 import type { AmqpPayload } from "@switchyard/contracts/triggers";
-import { amqpServer, amqpTarget, amqpTrigger, brokerMessage, connectAmqp } from "@switchyard/nodes";
+import {
+  amqpServer,
+  amqpTarget,
+  amqpTrigger,
+  brokerMessage,
+  closeAmqp,
+  connectAmqp,
+} from "@switchyard/nodes";
 import type { ConsumeMessage } from "amqplib";
 import type { z } from "zod";
 import { type BrokerListenerDeps, decodeBody } from "../broker/deps";
@@ -81,7 +88,7 @@ export function createAmqpListener(d: BrokerListenerDeps) {
             // null: the broker cancelled the consumer (the queue was deleted).
             if (!msg) {
               why = `the broker cancelled the consumer of queue "${b.config.queue}"`;
-              void conn.close().catch(() => {});
+              void closeAmqp(conn);
               return;
             }
             const payload = payloadOf(msg, new Date());
@@ -109,14 +116,14 @@ export function createAmqpListener(d: BrokerListenerDeps) {
           await ch.consume(b.config.queue, (m) => void onMessage(m), { noAck: false });
         } catch (err) {
           closing = true;
-          await conn.close().catch(() => {});
+          await closeAmqp(conn);
           throw err;
         }
         return {
           async close() {
             closing = true;
             // Unacknowledged messages go back to the queue when the connection closes.
-            await conn.close().catch(() => {});
+            await closeAmqp(conn);
           },
         };
       },
