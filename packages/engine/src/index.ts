@@ -16,3 +16,4 @@ export * from "./validate/config-check";
 export * from "./validate/validate-flow";
 export * from "./expressions/raw-fields";
 export * from "./json/depth";
+export { InFlight, TransientMap } from "./util/transient-map";

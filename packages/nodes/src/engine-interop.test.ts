@@ -22,7 +22,7 @@ const run = (
     input,
     ctx: fakeCtx({ expressions: evaluator }),
     evaluator,
-    scope: { trigger: undefined, nodes: {}, run: fakeCtx().run },
+    scope: { trigger: undefined, nodes: () => ({}), run: fakeCtx().run },
   });
 
 describe("nodes inside the engine's runner", () => {

@@ -29,8 +29,8 @@ export interface NodeRunArgs {
   inputsByPort?: Record<string, Item[]>;
   ctx: NodeContext;
   evaluator: ExpressionEvaluator;
-  /** Shared, read-only parts of the expression scope. */
-  scope: { trigger: Record<string, unknown> | undefined; nodes: Record<string, unknown>; run: RunInfo };
+  /** Shared, read-only parts of the expression scope; `nodes()` is called only when an expression needs it. */
+  scope: { trigger: Record<string, unknown> | undefined; nodes: () => Record<string, unknown>; run: RunInfo };
   /** Checked between items without creating the signal (see StepAbort); defaults to `ctx.signal`. */
   abort?: { readonly aborted: boolean; readonly reason: unknown };
 }
@@ -45,7 +45,13 @@ export async function runNode(args: NodeRunArgs): Promise<NodeOutcome> {
   }
   const itemsJson = input.map((i) => i.json);
   // A thunk: the scope is built only when a config holds expressions.
-  const scopeFor = (item: Item | undefined) => () => ({ ...args.scope, item: item?.json, items: itemsJson });
+  const scopeFor = (item: Item | undefined) => () => ({
+    trigger: args.scope.trigger,
+    nodes: args.scope.nodes(),
+    run: args.scope.run,
+    item: item?.json,
+    items: itemsJson,
+  });
 
   if (def.runMode === "once") {
     try {

@@ -18,6 +18,7 @@ import { type ValidateOptions, validateFlow } from "../validate/validate-flow";
 import { createRunState, step } from "./machine";
 import { type NodeOutcome, runNode } from "./node-runner";
 import { StepAbort } from "./step-abort";
+import { StepContext } from "./step-context";
 import { checkpointIndex, NodesScope, recordFrom, resultOf } from "./run-support";
 import { InMemoryStepStore, type StepStore } from "./step-store";
 import { type Effect, type RunEvent, type RunResult, type StepRecord, stepIdOf } from "./types";
@@ -94,6 +95,7 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
   const { pending: checkpoints, latest: persisted } = checkpointIndex(loaded);
   const nodesScope = new NodesScope();
   for (const rec of persisted.values()) nodesScope.update(rec);
+  const nodesValue = () => nodesScope.value;
 
   const queue: RunEvent[] = [];
   let wake: (() => void) | undefined;
@@ -148,17 +150,15 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       attempt: eff.attempt,
       at,
     });
-    const base: BaseNodeContext = {
-      nodeId: eff.nodeId,
-      run: opts.run,
-      log: silentLog,
-      get signal() {
-        return ac.signal;
-      },
+    const base: BaseNodeContext = new StepContext(
+      eff.nodeId,
+      opts.run,
+      silentLog,
+      ac,
       now,
-      expressions: evaluator,
-      attempt: eff.attempt,
-    };
+      evaluator,
+      eff.attempt,
+    );
     let settled = false;
     const finish = (outcome: NodeOutcome) => {
       if (settled) return;
@@ -223,14 +223,9 @@ export async function runFlow(opts: RunFlowOptions): Promise<RunResult> {
       queueMicrotask(() => finish({ kind: "error", error }));
       return;
     }
-    // `nodes` is read only when a config expression is evaluated: most steps never copy it.
-    const scope = {
-      trigger: triggerJson,
-      get nodes() {
-        return nodesScope.value;
-      },
-      run: opts.run,
-    };
+    // `nodes` is read only when a config expression is evaluated: most steps never copy it. A function,
+    // not a getter: see StepContext for what a getter in a per-step object literal cost.
+    const scope = { trigger: triggerJson, nodes: nodesValue, run: opts.run };
     runNode({
       node,
       def,

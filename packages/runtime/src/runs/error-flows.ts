@@ -1,7 +1,7 @@
 import { FlowSettings } from "@switchyard/contracts/flow";
 import type { ErrorPayload } from "@switchyard/contracts/triggers";
 import type { FlowRepo, PrismaClient } from "@switchyard/db";
-import { createExpressionEvaluator, type HttpClient, type SecretsReader } from "@switchyard/engine";
+import { createExpressionEvaluator, type HttpClient, InFlight, type SecretsReader } from "@switchyard/engine";
 import { errorTrigger, parseConfig, sendEmailNode } from "@switchyard/nodes";
 import type { RunFinished } from "../events";
 import type { Logger } from "../logger";
@@ -98,18 +98,15 @@ export function createErrorFlows(d: {
     });
   }
 
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = new InFlight();
   return {
     /** Called for every finished run; resolves when the error flow is admitted and the e-mail sent. */
     runFinished(f: RunFinished): Promise<{ errorRunId?: string; emailed?: boolean }> {
-      const p = dispatch(f);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p)).catch(() => {});
-      return p;
+      return inFlight.track(dispatch(f));
     },
     /** Resolves when every dispatch started so far has ended (tests wait on it instead of sleeping). */
     async settled(): Promise<void> {
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
+      await inFlight.settled();
     },
   };
 

@@ -23,13 +23,19 @@ export class FlowVersionError extends Error {
  */
 export function createFlowCache(flows: FlowRepo, registry: NodeRegistry, max = 500) {
   const cache = new Map<string, CompiledFlow>();
+  // The most recently used key: a hit on it needs no reordering. Moving an entry re-inserts it, and a
+  // long-lived Map whose entries move on every request churns its hash table (see TransientMap).
+  let newest: string | undefined;
   return {
     async get(flowId: string, version: number): Promise<CompiledFlow> {
       const key = `${flowId}@${version}`;
       const hit = cache.get(key);
       if (hit) {
-        cache.delete(key);
-        cache.set(key, hit);
+        if (key !== newest) {
+          cache.delete(key);
+          cache.set(key, hit);
+          newest = key;
+        }
         return hit;
       }
       const row = await flows.getVersion(flowId, version);
@@ -46,12 +52,17 @@ export function createFlowCache(flows: FlowRepo, registry: NodeRegistry, max = 5
         );
       const compiled = { flow: parsed.flow, graph: compileGraph(parsed.flow, registry) };
       cache.set(key, compiled);
+      newest = key;
       if (cache.size > max) cache.delete(cache.keys().next().value!);
       return compiled;
     },
     /** Seeds the cache with a version just saved (saves validate already). */
     put(flowId: string, version: number, compiled: CompiledFlow) {
-      cache.set(`${flowId}@${version}`, compiled);
+      const key = `${flowId}@${version}`;
+      // A key already present keeps its place in a Map: move it, as a hit would.
+      cache.delete(key);
+      cache.set(key, compiled);
+      newest = key;
     },
   };
 }

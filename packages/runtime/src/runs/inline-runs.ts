@@ -1,5 +1,5 @@
 import { newId } from "@switchyard/db";
-import type { NodeDefinition, NodeRegistry } from "@switchyard/engine";
+import { InFlight, type NodeDefinition, type NodeRegistry } from "@switchyard/engine";
 import { webhookTrigger } from "@switchyard/nodes";
 import type { CompletedRun, RunOutcome, RunQueue } from "../queue/types";
 import type { WebhookResponse } from "../triggers/webhook/handler";
@@ -44,7 +44,7 @@ const never = new AbortController().signal;
 
 export function createInlineRuns(d: InlineRunDeps) {
   const eligible = new WeakMap<CompiledFlow, boolean>();
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = new InFlight();
 
   /**
    * Undefined when the flow must go through the queue; else the committed run's id and its answer.
@@ -121,14 +121,11 @@ export function createInlineRuns(d: InlineRunDeps) {
 
   return {
     run(b: HookBinding, payload: unknown, payloadJson: string) {
-      const p = run(b, payload, payloadJson);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p)).catch(() => {});
-      return p;
+      return inFlight.track(run(b, payload, payloadJson));
     },
     /** Waits for inline runs still in progress (before the database closes). */
     async drain() {
-      await Promise.allSettled([...inFlight]);
+      await inFlight.settled();
     },
   };
 }

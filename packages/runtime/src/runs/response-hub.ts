@@ -1,3 +1,4 @@
+import { TransientMap } from "@switchyard/engine";
 import type { WebhookResponse } from "../triggers/webhook/handler";
 
 /**
@@ -6,10 +7,11 @@ import type { WebhookResponse } from "../triggers/webhook/handler";
  * waiting is never missed, and runs nobody waits for leave nothing behind.
  */
 export function createResponseHub() {
-  const expected = new Map<
-    string,
-    { response?: WebhookResponse; resolve?: (r: WebhookResponse | undefined) => void }
-  >();
+  // Slots live one request; see TransientMap for why not a Map.
+  const expected = new TransientMap<{
+    response?: WebhookResponse;
+    resolve?: (r: WebhookResponse | undefined) => void;
+  }>();
   return {
     expect(runId: string) {
       if (!expected.has(runId)) expected.set(runId, {});

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { newId, sqlDate } from "@switchyard/db";
-import type { StepRecord, StepStore } from "@switchyard/engine";
+import { type StepRecord, type StepStore, TransientMap } from "@switchyard/engine";
 import { boundedJson } from "./bounded-json";
 import type { StepExtras } from "./step-extras";
 
@@ -56,7 +56,8 @@ export function createSqliteStepStore(db: Database.Database, extras?: StepExtras
        resumeAt, retryAt, startedAt, endedAt, truncated
      FROM "Step" WHERE runId = ? ORDER BY id`,
   );
-  const buffered = new Map<string, unknown[][]>();
+  // Rows wait here for their run's commit; see TransientMap for why not a Map.
+  const buffered = new TransientMap<unknown[][]>();
   const write = (row: unknown[]) => (row.length === 21 ? insertLogs : insert).run(...row);
   const writeMany = db.transaction((rows: unknown[][]) => {
     for (const row of rows) write(row);

@@ -1,3 +1,4 @@
+import { TransientMap } from "@switchyard/engine";
 /** What a step produced besides its items: log lines (console of the code node, node logs) and agent turns. */
 export interface StepExtrasData {
   logs: { level: "info" | "warn" | "error"; message: string; data?: unknown; at: string }[];
@@ -11,7 +12,7 @@ const MAX_LOG_LINES = 500;
  * step. A node's attempts run one after another, so keying by node id is enough.
  */
 export function createStepExtras() {
-  const pending = new Map<string, StepExtrasData>();
+  const pending = new TransientMap<StepExtrasData>();
   const slot = (runId: string, nodeId: string) => {
     const key = `${runId}\u0000${nodeId}`;
     let s = pending.get(key);

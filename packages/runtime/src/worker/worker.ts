@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { TransientMap } from "@switchyard/engine";
 import type { Logger } from "../logger";
 import type { ClaimedRun, RunOutcome, RunQueue } from "../queue/types";
 
@@ -36,7 +37,8 @@ export function createWorker(o: WorkerOptions) {
   const concurrency = o.concurrency ?? 32;
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 250;
-  const inFlight = new Map<string, AbortController>();
+  // One entry per running run; see TransientMap for why not a Map.
+  const inFlight = new TransientMap<AbortController>();
   let reserved = 0;
   // Runs this process admitted to the queue and not yet claimed: while any wait, new runs queue behind them.
   let backlog = 0;
@@ -89,7 +91,7 @@ export function createWorker(o: WorkerOptions) {
 
   // One timer renews every lease this worker holds (and notices cancellations and lost leases).
   const heartbeat = () => {
-    for (const [runId, ac] of inFlight) {
+    for (const [runId, ac] of inFlight.entries()) {
       if (o.queue.isCancelRequested(runId)) ac.abort(new Error("cancelled"));
       else if (!o.queue.heartbeat(runId, workerId, leaseMs)) {
         o.log.warn({ runId }, "lost the lease of a run; aborting it here");
