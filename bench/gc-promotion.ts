@@ -5,16 +5,16 @@
  *
  *   npx tsx bench/gc-promotion.ts [seconds=3]
  *
- * Cases: the engine running a W2-like flow (trigger → data.set with two expressions), and two patterns in
- * isolation, each next to the shape that replaced it (see packages/engine/src/executor/step-context.ts and
- * packages/engine/src/util/transient-map.ts).
+ * Cases: the engine running W2 without its respond node (webhook trigger → data.set with two expressions),
+ * and, in isolation, an object literal with a getter made per iteration next to the same getter on a
+ * class's prototype (see packages/engine/src/executor/step-context.ts).
  */
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const seconds = Number(process.argv[2] ?? 3);
-const CASES = ["engine", "getter-literal", "getter-class", "map-registry", "transient-map"] as const;
+const CASES = ["engine", "getter-literal", "getter-class"] as const;
 type Case = (typeof CASES)[number];
 
 async function child(which: Case, ms: number): Promise<number> {
@@ -33,22 +33,11 @@ async function child(which: Case, ms: number): Promise<number> {
   if (which === "engine") {
     const e = await import("../packages/engine/src/index");
     const { registry } = await import("../packages/nodes/src/index");
+    const { w2 } = await import("./webhook-targets");
+    // W2 without its respond node (the engine alone has no HTTP request to answer).
     const flow = e.FlowDefinition.parse({
-      nodes: [
-        { id: "hook", type: "trigger.manual", config: {} },
-        {
-          id: "set",
-          type: "data.set",
-          config: {
-            fields: [
-              { name: "ok", value: "=true" },
-              { name: "n", value: "=item.body.n + 1" },
-            ],
-            keepOnlySet: true,
-          },
-        },
-      ],
-      edges: [{ from: { node: "hook", port: "main" }, to: { node: "set", port: "main" } }],
+      nodes: w2.nodes.filter((n) => n.id !== "respond"),
+      edges: w2.edges.filter((edge) => edge.to.node !== "respond"),
     });
     const graph = e.compileGraph(flow, registry);
     const expressions = e.createExpressionEvaluator();
@@ -67,26 +56,14 @@ async function child(which: Case, ms: number): Promise<number> {
       });
     });
   } else {
-    const { TransientMap } = await import("../packages/engine/src/util/transient-map");
     class WithGetter {
       constructor(readonly state: object) {}
       get signal() {
         return this.state;
       }
     }
-    // Registry entries stay a few milliseconds, as a request's do, while other work allocates.
-    const inFlight = () =>
-      new Promise((r) =>
-        setTimeout(() => {
-          for (let i = 0; i < 200; i++) void { junk: [i, i + 1, i + 2] };
-          r(undefined);
-        }, 5),
-      );
-    const registry = new Map<string, object>();
-    const transient = new TransientMap<object>();
     await loops(async () => {
       const state = { items: Array.from({ length: 40 }, (_, i) => ({ i, s: `x${i}` })) };
-      const id = `r${Math.random()}`;
       if (which === "getter-literal") {
         const ctx = {
           get signal() {
@@ -94,16 +71,7 @@ async function child(which: Case, ms: number): Promise<number> {
           },
         };
         await Promise.resolve(ctx);
-      } else if (which === "getter-class") await Promise.resolve(new WithGetter(state));
-      else if (which === "map-registry") {
-        registry.set(id, state);
-        await inFlight();
-        registry.delete(id);
-      } else {
-        transient.set(id, state);
-        await inFlight();
-        transient.delete(id);
-      }
+      } else await Promise.resolve(new WithGetter(state));
     });
   }
   return n;

@@ -5,9 +5,9 @@ import type { StepAbort } from "./step-abort";
  * The per-step context the driver hands to the host's `ctxFactory`, as a class so `signal` is a getter on
  * the prototype. An object literal with a getter (`{ get signal() { … } }`) gives every step an accessor
  * of its own, holding a closure over the run; V8 then kept each run's whole state alive through minor GCs
- * and promoted it, ≈ 4.6 KB per run, until a full GC found it dead (webhook p99 and throughput paid for
- * the frequent mark-compacts). Measured with `node --trace-gc-nvp` on the engine alone: 4.6 KB → 0.1 KB
- * promoted per two-node run, and three times the runs per second; see docs/benchmarks.md.
+ * and promoted it until a full GC found it dead (webhook p99 and throughput paid for the frequent
+ * mark-compacts). `npx tsx bench/gc-promotion.ts`, W2 in the engine alone: 4.8 KB → 0.2 KB promoted per
+ * run, twice the runs per second; see docs/benchmarks.md.
  */
 export class StepContext {
   readonly #abort: StepAbort;

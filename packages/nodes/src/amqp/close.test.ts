@@ -53,6 +53,22 @@ afterEach(async () => {
   for (const r of relays.splice(0)) await r.close();
 });
 
+/** A connection through a relay that has just gone silent. */
+async function silenced() {
+  const r = await relay();
+  relays.push(r);
+  const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${r.port}`);
+  conn.on("error", () => {});
+  r.silence();
+  return { r, conn };
+}
+
+/** Whether the relay's side of a client socket closes within a second (polling; the wait decides nothing). */
+async function socketGone(s: Socket): Promise<boolean> {
+  for (let i = 0; i < 100 && !s.destroyed; i++) await new Promise((res) => setTimeout(res, 10));
+  return s.destroyed;
+}
+
 describe("closeAmqp", () => {
   it("closes a healthy connection cleanly", async () => {
     const r = await relay();
@@ -67,11 +83,7 @@ describe("closeAmqp", () => {
   });
 
   it("leaves amqplib's own close() waiting forever on a broker that never answers Close-Ok", async () => {
-    const r = await relay();
-    relays.push(r);
-    const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${r.port}`);
-    conn.on("error", () => {});
-    r.silence();
+    const { conn } = await silenced();
     const plain = conn.close().then(
       () => "settled",
       () => "settled",
@@ -81,26 +93,16 @@ describe("closeAmqp", () => {
   });
 
   it("gives up on such a broker after its bound and drops the socket", async () => {
-    const r = await relay();
-    relays.push(r);
-    const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${r.port}`);
-    conn.on("error", () => {});
-    r.silence();
+    const { r, conn } = await silenced();
     await closeAmqp(conn, 200);
     // The relay sees the client's socket go, as the broker would.
-    for (let i = 0; i < 100 && !r.clients[0]!.destroyed; i++) await new Promise((res) => setTimeout(res, 10));
-    expect(r.clients[0]!.destroyed).toBe(true);
+    expect(await socketGone(r.clients[0]!)).toBe(true);
   });
 
   it("drops the socket at once when amqplib refuses the close (the connection is already closing)", async () => {
-    const r = await relay();
-    relays.push(r);
-    const conn = await amqp.connect(`amqp://guest:guest@127.0.0.1:${r.port}`);
-    conn.on("error", () => {});
-    r.silence();
+    const { r, conn } = await silenced();
     void conn.close().catch(() => {});
     await closeAmqp(conn, 60_000);
-    for (let i = 0; i < 100 && !r.clients[0]!.destroyed; i++) await new Promise((res) => setTimeout(res, 10));
-    expect(r.clients[0]!.destroyed).toBe(true);
+    expect(await socketGone(r.clients[0]!)).toBe(true);
   });
 });

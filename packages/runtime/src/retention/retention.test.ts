@@ -113,6 +113,20 @@ async function until(ok: () => boolean) {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
+/** A retention job on the test database at NOW, with the lines it logs. */
+function loggedJob(extra: Partial<Parameters<typeof createRetentionJob>[0]> = {}) {
+  const lines: string[] = [];
+  const job = createRetentionJob({
+    sql: db.sql,
+    file: db.file,
+    settings: createSettingsRepo(db.prisma),
+    log: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
+    now: () => NOW,
+    ...extra,
+  });
+  return { job, lines };
+}
+
 const remainingIds = () =>
   new Set((db.sql.prepare(`SELECT id FROM "Run"`).all() as { id: string }[]).map((r) => r.id));
 const fileSize = () => {
@@ -239,14 +253,7 @@ describe("retention", () => {
         payloadJson: "{}",
         idempotency: { key: `k${i}`, ttlMs: 60_000 },
       });
-    const lines: string[] = [];
-    const job = createRetentionJob({
-      sql: db.sql,
-      file: db.file,
-      settings: createSettingsRepo(db.prisma),
-      log: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
-      now: () => NOW,
-    });
+    const { job, lines } = loggedJob();
     const report = await job.runOnce();
     await job.stop();
     expect(report.idempotencyKeys.deleted).toBe(3);
@@ -277,15 +284,7 @@ describe("retention", () => {
 
   it("applies the default (14 days, 10 000 runs per flow) while no policy is saved, and says so at start", async () => {
     const rows = seed(120, 64);
-    const lines: string[] = [];
-    const job = createRetentionJob({
-      sql: db.sql,
-      file: db.file,
-      settings: createSettingsRepo(db.prisma),
-      log: pino({ level: "info" }, { write: (line: string) => lines.push(line) }),
-      now: () => NOW,
-      firstRunDelayMs: 3_600_000,
-    });
+    const { job, lines } = loggedJob({ firstRunDelayMs: 3_600_000 });
     job.start();
     await until(() => lines.length > 0);
     expect(JSON.parse(lines[0]!)).toMatchObject({
@@ -321,13 +320,7 @@ describe("retention", () => {
 
   it("deletes the oldest finished runs beyond the storage budget, never a live one, and reports it", async () => {
     const rows = seed(600, 4000);
-    const job = createRetentionJob({
-      sql: db.sql,
-      file: db.file,
-      settings: createSettingsRepo(db.prisma),
-      log: createLogger("silent"),
-      now: () => NOW,
-    });
+    const { job } = loggedJob();
     await job.setPolicy({}); // no age or count rule: only the budget deletes
     await job.runOnce(); // switches the file to incremental vacuum, so freed pages leave the file
     const full = (await job.storage()).size;
@@ -379,14 +372,7 @@ describe("retention", () => {
     // One message for two flows shares its attachments; flow B keeps its runs longer.
     run(flows.a, NOW - 40 * DAY, [onlyOld, shared]);
     run(flows.b, NOW - 40 * DAY, [shared]);
-    const job = createRetentionJob({
-      sql: db.sql,
-      file: db.file,
-      settings: createSettingsRepo(db.prisma),
-      log: createLogger("silent"),
-      now: () => NOW,
-      removeAttachment: store.remove,
-    });
+    const { job } = loggedJob({ removeAttachment: store.remove });
     await job.setPolicy({ keepDays: 30, flows: { [flows.b]: { keepDays: 90 } } });
     const report = await job.runOnce();
     expect(report.prune.deletedRuns).toBe(1);
