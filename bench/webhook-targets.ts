@@ -110,7 +110,14 @@ export type Role = "start" | "worker";
 
 export async function startSwitchyard(
   dataDir: string,
-  opts: { role?: Role; nodeArgs?: string[]; checkout?: string; name?: string } = {},
+  opts: {
+    role?: Role;
+    nodeArgs?: string[];
+    checkout?: string;
+    name?: string;
+    /** Everything the process prints, as it prints it (a GC trace, say). */
+    onOutput?: (chunk: string) => void;
+  } = {},
 ): Promise<Target> {
   const { role = "start", nodeArgs = [], checkout = root } = opts;
   const name = opts.name ?? (role === "start" ? "Switchyard" : "Switchyard worker");
@@ -138,6 +145,7 @@ export async function startSwitchyard(
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  if (opts.onOutput) child.stdout?.on("data", (d: Buffer) => opts.onOutput!(d.toString()));
   // `start` prints "is running at http://127.0.0.1:PORT (origin)", `worker` "listening on HOST:PORT (origin)".
   const m = await waitForLine(
     child,
