@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/webhook-gc.ts --baseline REF [--role start|worker] [--pairs 3] [--seconds 10] [--connections 20]
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -131,3 +131,5 @@ console.table(
     ]),
   ),
 );
+// The seeded data dirs grow by every run measured: nothing is kept.
+rmSync(work, { recursive: true, force: true });
