@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
-import { baselineCheckout, type Role, root, rssMb, startSwitchyard } from "./webhook-targets";
+import { baselineCheckout, driveW2, type Role, root, rssMb, startSwitchyard } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -69,15 +68,7 @@ for (let pair = 0; pair < Number(values.pairs); pair++) {
         trace += chunk;
       },
     });
-    const drive = (seconds: number) =>
-      autocannon({
-        url: `${target.url}/hooks/w2`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: '{"n":41}',
-        connections: Number(values.connections),
-        duration: seconds,
-      });
+    const drive = (seconds: number) => driveW2(target.url, Number(values.connections), seconds);
     await drive(3);
     trace = "";
     let peak = 0;

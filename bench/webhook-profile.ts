@@ -12,9 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { type Role, rssMb, startSwitchyard, w2 } from "./webhook-targets";
+import { driveW2, type Role, rssMb, startSwitchyard, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -44,15 +43,7 @@ const cpuMs = () => {
   const f = readFileSync(`/proc/${target.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime in clock ticks (USER_HZ = 100)
 };
-const drive = (seconds: number) =>
-  autocannon({
-    url: `${target.url}/hooks/w2`,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: '{"n":41}',
-    connections: Number(values.connections),
-    duration: seconds,
-  });
+const drive = (seconds: number) => driveW2(target.url, Number(values.connections), seconds);
 await drive(3);
 const before = cpuMs();
 let peak = 0;

@@ -1,4 +1,5 @@
 /** Servers the webhook benchmark drives: a raw node:http baseline, the durable floor, Switchyard, and optionally Node-RED. */
+import autocannon from "autocannon";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -276,6 +277,17 @@ export async function startNodeRed(workDir: string): Promise<Target> {
 }
 
 /** Resident memory of a process and all its descendants in MB (Linux /proc): the whole tree counts. */
+/** Drives W2 (`POST /hooks/w2 {"n":41}`) at a Switchyard target with autocannon. */
+export const driveW2 = (url: string, connections: number, seconds: number) =>
+  autocannon({
+    url: `${url}/hooks/w2`,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"n":41}',
+    connections,
+    duration: seconds,
+  });
+
 export function rssMb(pid: number): number {
   let kb = 0;
   for (const p of [pid, ...descendants(pid)]) {
