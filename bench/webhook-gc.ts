@@ -5,6 +5,8 @@
  * full GCs, next to req/s, p99 and peak RSS. GC figures vary far less between identical runs than req/s.
  *
  *   npx tsx bench/webhook-gc.ts --baseline REF [--role start|worker] [--pairs 3] [--seconds 10] [--connections 20]
+ *     [--node-args "--max-semi-space-size=4"]   (extra Node.js flags for this checkout only; `--baseline HEAD`
+ *                                               then measures what the flags alone change)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     pairs: { type: "string", default: "3" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "20" },
+    "node-args": { type: "string", default: "" },
   },
 });
 if (!values.baseline) throw new Error("--baseline REF is required (the commit to compare with)");
@@ -41,8 +44,13 @@ const seed = (checkout: string, dir: string) =>
       .at(-1)!,
   ) as Record<string, string>;
 const targets = [
-  { name: "this checkout", checkout: root, dir: path.join(work, "current") },
-  { name: `@${baseline.sha}`, checkout: baseline.dir, dir: path.join(work, "baseline") },
+  {
+    name: `this checkout${values["node-args"] ? ` ${values["node-args"]}` : ""}`,
+    checkout: root,
+    dir: path.join(work, "current"),
+    nodeArgs: values["node-args"]!.split(" ").filter(Boolean),
+  },
+  { name: `@${baseline.sha}`, checkout: baseline.dir, dir: path.join(work, "baseline"), nodeArgs: [] },
 ];
 for (const t of targets) seed(t.checkout, t.dir);
 
@@ -63,7 +71,7 @@ for (let pair = 0; pair < Number(values.pairs); pair++) {
       role: values.role as Role,
       checkout: t.checkout,
       name: t.name,
-      nodeArgs: ["--trace-gc-nvp"],
+      nodeArgs: ["--trace-gc-nvp", ...t.nodeArgs],
       onOutput: (chunk) => {
         trace += chunk;
       },

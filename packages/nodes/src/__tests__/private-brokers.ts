@@ -91,6 +91,8 @@ export interface PrivateRabbit {
   kill(): Promise<void>;
   /** Starts the node again on the same data directory (durable queues and persistent messages survive). */
   restart(): Promise<void>;
+  /** The node's log lines about recovering queues and messages at boot: what to read when messages went missing. */
+  recoveryLog(): string[];
   stop(): Promise<void>;
 }
 
@@ -150,6 +152,17 @@ export async function startRabbit(): Promise<PrivateRabbit> {
     pid: beamPid,
     kill: killBeam,
     restart: start,
+    recoveryLog() {
+      try {
+        const file = path.join(env.RABBITMQ_LOG_BASE, `${env.RABBITMQ_NODENAME}.log`);
+        return readFileSync(file, "utf8")
+          .split("\n")
+          .filter((l) => /recover|rebuilding|message store|crash|error/i.test(l))
+          .map((l) => l.replace(/^\S+ /, "").slice(0, 300));
+      } catch (err) {
+        return [`(no log: ${(err as Error).message})`];
+      }
+    },
     async stop() {
       await killBeam();
       rmSync(dir, { recursive: true, force: true });
