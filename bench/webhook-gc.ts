@@ -5,7 +5,7 @@
  * full GCs, next to req/s, p99 and peak RSS. GC figures vary far less between identical runs than req/s.
  *
  *   npx tsx bench/webhook-gc.ts --baseline REF [--role start|worker] [--pairs 3] [--seconds 10] [--connections 20]
- *     [--node-args "--max-semi-space-size=4"]   (extra Node.js flags for this checkout only; `--baseline HEAD`
+ *     [--node-args=--max-semi-space-size=4]   (extra Node.js flags for this checkout only; `--baseline HEAD`
  *                                               then measures what the flags alone change)
  */
 import { mkdtempSync, rmSync } from "node:fs";

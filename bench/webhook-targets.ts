@@ -132,7 +132,12 @@ export async function startSwitchyard(
     );
   const child = spawn(
     process.execPath,
-    [...nodeArgs, path.join(checkout, "packages/runtime/bin/switchyard.mjs"), role],
+    [
+      ...launchFlags(checkout, role),
+      ...nodeArgs,
+      path.join(checkout, "packages/runtime/bin/switchyard.mjs"),
+      role,
+    ],
     {
       env: {
         ...process.env,
@@ -155,6 +160,19 @@ export async function startSwitchyard(
   );
   if (m[2] !== "precompiled") throw new Error(`switchyard ${role} runs ${m[2]}, not the precompiled runtime`);
   return { name, url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
+}
+
+/**
+ * The Node.js flags a checkout starts Switchyard with, as people start it: `start` as `npm start` does (the
+ * flags in package.json's start script), `worker` as the bin's shebang does. V8 flags such as the young
+ * generation's size must be on the command line, so the bench has to pass them as those do.
+ */
+export function launchFlags(checkout: string, role: Role): string[] {
+  const command =
+    role === "start"
+      ? (JSON.parse(readFileSync(path.join(checkout, "package.json"), "utf8")).scripts.start as string)
+      : readFileSync(path.join(checkout, "packages/runtime/bin/switchyard.mjs"), "utf8").split("\n")[0]!;
+  return (/\bnode((?:\s+--[\w-]+(?:=\S+)?)*)/.exec(command)?.[1] ?? "").split(/\s+/).filter(Boolean);
 }
 
 /**
