@@ -179,4 +179,42 @@ describe("HNSW vector index", () => {
     expect(again.logs).toContain("memory: vector index snapshot is stale; rebuilding it from the database");
     expect(await semanticKeys(again, "laminator warm up")).toContain("Laminator");
   });
+
+  it("stores sign bits for an embedder of 257 dimensions or more and int8 coordinates below, both exact after re-ranking", async () => {
+    const signatureOf = (file: string) =>
+      JSON.parse(readFileSync(join(`${file}.ann`, "manifest.json"), "utf8")).signature as string;
+    for (const [dimensions, graph] of [
+      [384, "srht512of384|b1ham"],
+      [64, "srht64of64|i8ip"],
+    ] as const) {
+      const hnsw = tempMemory({ embedder: createHashingEmbedder({ dimensions }) });
+      const exact = tempMemory({ embedder: createHashingEmbedder({ dimensions }), vectorIndex: "exact" });
+      for (const m of [hnsw, exact]) await m.ingest.addMany(notes);
+      const scored = async (m: typeof hnsw) =>
+        (
+          await m.reader.search("paper delivery thursday", {
+            namespace: "global",
+            mode: "semantic",
+            limit: 4,
+          })
+        ).map((h) => [h.item.key, h.score.toFixed(4)]);
+      expect(await scored(hnsw)).toEqual(await scored(exact));
+      hnsw.close();
+      expect(signatureOf(hnsw.file)).toContain(graph);
+    }
+  });
+
+  it("rebuilds a snapshot made with other graph settings (an int8 graph from before the binary one)", async () => {
+    const first = tempMemory({ embedder: createHashingEmbedder() });
+    await first.ingest.addMany(notes);
+    first.close();
+    const manifest = join(`${first.file}.ann`, "manifest.json");
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    writeFileSync(manifest, JSON.stringify({ ...m, signature: m.signature.replace("b1ham", "i8ip") }));
+    const again = tempMemory({ file: first.file, embedder: createHashingEmbedder() });
+    expect(again.logs).toContain(
+      "memory: vector index snapshot unusable (made with other settings); rebuilding it from the database",
+    );
+    expect((await semanticKeys(again, "laminator warm up"))[0]).toBe("Laminator");
+  });
 });

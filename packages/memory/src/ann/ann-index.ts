@@ -5,11 +5,16 @@ import { createProjection } from "./projection";
 import { loadSnapshot, saveSnapshot } from "./snapshot";
 import type { HnswFactory, HnswIndex } from "./usearch";
 
-// 192 int8 coordinates + a degree-16 graph: ≈ 350 bytes per item, so 1 000 000 items fit in ≈ 350 MB. 96
-// coordinates found only 0.60 of the exact top 5 at 100 000 items; 192 with a deeper search keeps ≥ 0.95.
-// expansion_add 32 (not 64) halves the CPU an insert costs, which dominates ingest; the shallower graph's
-// misses are made up by re-ranking more candidates exactly (see ann-search.ts).
-const SETTINGS = { dimensions: 192, connectivity: 16, expansionAdd: 32, expansionSearch: 256 };
+// The graph holds 512 sign bits per vector (SimHash over the projection): ≈ 200 bytes per item with its
+// degree-16 links, so 1 000 000 items take ≈ 200 MB (192 int8 coordinates took ≈ 325 bytes). Re-ranking
+// 1 200 of its candidates exactly finds as much of the exact top 10 as 800 did with int8 coordinates (see
+// ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
+// keeps int8 coordinates of the (then exact) transform, up to 192 of them (96 found only 0.60 of the exact
+// top 5 at 100 000 items). Degree 16: 12 and 8 lost 0.05 and 0.15 of the exact top 10 with binary codes.
+// expansion_add 32 (not 64) halves the CPU an insert costs, which dominates ingest.
+const GRAPH = { connectivity: 16, expansionAdd: 32, expansionSearch: 256 };
+const BITS = 512;
+const INT8_COORDINATES = 192;
 const REPLAY_BATCH = 5000;
 
 export interface AnnIndexOptions {
@@ -55,9 +60,11 @@ interface Source {
 }
 
 export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
-  const projection = createProjection(options.dimensions, SETTINGS.dimensions);
-  const signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|i8ip|M${SETTINGS.connectivity}`;
-  const newIndex = () => options.factory({ ...SETTINGS, dimensions: projection.dimensions });
+  const wide = createProjection(options.dimensions, BITS);
+  const code = wide.dimensions === BITS ? "b1" : "i8";
+  const projection = code === "b1" ? wide : createProjection(options.dimensions, INT8_COORDINATES);
+  const signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|${code === "b1" ? "b1ham" : "i8ip"}|M${GRAPH.connectivity}`;
+  const newIndex = () => options.factory({ ...GRAPH, code, dimensions: projection.dimensions });
   const sources = new WeakMap<Database.Database, Source>();
   let state: State | null = null;
 

@@ -5,12 +5,13 @@ import { createVectorRows } from "../store/vector-rows";
 import type { VectorBackend, VectorMatch, VectorSearch } from "../store/vectors";
 import type { AnnIndex } from "./ann-index";
 
-// The graph works on projected, int8 vectors; reading a few more than asked and re-ranking them with
-// the exact stored vectors puts the true nearest back in order.
-// With expansion_add 32 and inner product, 800 candidates for k = 10 found 0.960 of the exact top 10 at 100 000
-// items and 0.897 at 1 000 000, 400 only 0.913 and 0.800 (bench/memory-ann-recall.ts); more candidates cost
-// re-rank reads (≈ 5 µs each), and the balanced pool of 50 is re-ranked word by word anyway.
-export const defaultAnnCandidates = (k: number) => Math.min(k * 40 + 400, Math.max(800, k));
+// The graph works on projected vectors (sign bits, see ann-index.ts); reading more than asked and re-ranking
+// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10 (60 queries at
+// 100 000 items, 30 at 900 000, the speed bench's vectors), 512-bit codes found 0.917 / 0.840 with 800
+// candidates, 0.948 / 0.870 with 1 200 and 0.957 / 0.903 with 1 600; the int8 graph before them 0.937 / 0.853
+// with 800. More candidates cost re-rank reads (≈ 5 µs each), and the balanced pool of 50 is re-ranked word by
+// word anyway.
+export const defaultAnnCandidates = (k: number) => Math.min(k * 60 + 600, Math.max(1200, k));
 
 // Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
 const cosine = (q: Float32Array, qNorm: number, v: Float32Array) => {

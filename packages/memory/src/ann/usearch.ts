@@ -13,6 +13,12 @@ export interface HnswIndex {
 }
 
 export interface HnswSettings {
+  /**
+   * How the graph stores and compares the projected vectors: `i8`, int8 coordinates by inner product;
+   * `b1`, one bit per coordinate (its sign) by Hamming distance. Both take the int8 projection as input.
+   */
+  code: "i8" | "b1";
+  /** Coordinates per vector (bits, for `b1`). */
   dimensions: number;
   /** Graph degree (usearch "connectivity", HNSW's M). */
   connectivity: number;
@@ -42,12 +48,12 @@ export function loadUsearch(): { factory: HnswFactory } | { error: string } {
       Index ??= (require(name) as { Index: new (config: Record<string, unknown>) => HnswIndex }).Index;
       return new Index({
         dimensions: s.dimensions,
-        // Inner product: the projection hands over unit vectors scaled to the int8 range, so their norms
-        // are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms out
-        // on every comparison, which cost ≈ 40 % more insert CPU. ANN recall of the exact top 10 is a little
-        // lower: 0.960 vs 0.965 at 100 000 items, 0.897 vs 0.925 at 1 000 000 (docs/benchmarks.md).
-        metric: "ip",
-        quantization: "i8",
+        // Inner product for int8: the projection hands over unit vectors scaled to the int8 range, so their
+        // norms are equal but for rounding and ip orders like cosine; usearch's int8 cosine works the norms
+        // out on every comparison, which cost ≈ 40 % more insert CPU. For b1, usearch keeps the sign of each
+        // int8 coordinate it is given (> 0 → 1) and compares bit strings by Hamming distance.
+        metric: s.code === "b1" ? "hamming" : "ip",
+        quantization: s.code,
         connectivity: s.connectivity,
         expansion_add: s.expansionAdd,
         expansion_search: s.expansionSearch,
