@@ -43,8 +43,9 @@ try {
     truth.push(new Set((await exact.reader.recall(q, { limit: 10 })).map((h) => h.item.id)));
   exact.close();
   const settings: Array<[string, ((k: number) => number) | undefined]> = [
-    ["default: min(60k + 600, 1200)", undefined],
-    ["800", () => 800],
+    ["default: min(40k + 400, 800)", undefined],
+    ["400", () => 400],
+    ["1200", () => 1200],
     ["1600", () => 1600],
   ];
   for (const [name, annCandidates] of settings) {

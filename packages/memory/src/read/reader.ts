@@ -81,7 +81,7 @@ export interface ReaderOptions {
   finalRerank?: { share?: number; depth?: number };
   /**
    * How many candidates the HNSW index proposes for `k` results before the exact re-rank (default
-   * `min(60·k + 600, 1200)`, at least k): more finds more of the exact top k and reads more vectors per query.
+   * `min(40·k + 400, 800)`, at least k): more finds more of the exact top k and reads more vectors per query.
    */
   annCandidates?: (k: number) => number;
   log?: (line: string) => void;
