@@ -6,9 +6,8 @@ import { loadSnapshot, saveSnapshot } from "./snapshot";
 import type { HnswFactory, HnswIndex } from "./usearch";
 
 // The graph holds 512 sign bits per vector (SimHash over the projection): ≈ 200 bytes per item with its
-// degree-16 links, so 1 000 000 items take ≈ 200 MB (192 int8 coordinates took ≈ 325 bytes). The bits find
-// less of the exact top 10 (0.02 less at 100 000 items, 0.05 at 1 000 000 with 800 candidates), which larger
-// graphs make up in part with more candidates (see ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
+// degree-16 links, so 1 000 000 items take ≈ 200 MB (192 int8 coordinates took ≈ 325 bytes), for ≈ 0.02 less
+// of the exact top 10 after the re-rank of 800 candidates (see ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
 // keeps int8 coordinates of the (then exact) transform, up to 192 of them (96 found only 0.60 of the exact
 // top 5 at 100 000 items). Degree 16: 12 and 8 lost 0.05 and 0.15 of the exact top 10 with binary codes.
 // expansion_add 32 (not 64) halves the CPU an insert costs, which dominates ingest.
@@ -40,8 +39,8 @@ export interface AnnIndex {
   search(query: Float32Array, namespace: string, k: number): number[];
   /** Writes a snapshot and trims the change log when enough changed since the last (or `force`). */
   persist(writer: Database.Database, force?: boolean): void;
-  /** How many vectors the index holds: in `namespace`, or in all namespaces together. */
-  size(namespace?: string): number;
+  /** How many vectors the index holds, all namespaces together. */
+  size(): number;
 }
 
 interface State {
@@ -245,11 +244,6 @@ export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
       })();
     },
 
-    size: (namespace) =>
-      namespace === undefined
-        ? state
-          ? [...state.indexes.values()].reduce((n, i) => n + i.size(), 0)
-          : 0
-        : (state?.indexes.get(namespace)?.size() ?? 0),
+    size: () => (state ? [...state.indexes.values()].reduce((n, i) => n + i.size(), 0) : 0),
   };
 }

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { createDefaultEmbedder } from "../embed/default";
-import { defaultAnnCandidates, jsRerank, sqlRerank } from "./ann-search";
+import { jsRerank, sqlRerank } from "./ann-search";
 
 describe("the exact re-rank of ANN candidates", () => {
   it("gives the same cosines inside SQLite (sqlite-vec) as in JavaScript, and keeps to the namespace", async () => {
@@ -34,16 +34,5 @@ describe("the exact re-rank of ANN candidates", () => {
     } finally {
       db.close();
     }
-  });
-});
-
-describe("how many candidates the graph is asked for", () => {
-  it("asks for 800 for ten results from a small graph, twice that from a million vectors on, and never fewer than k", () => {
-    expect(defaultAnnCandidates(10, 0)).toBe(800);
-    expect(defaultAnnCandidates(5, 0)).toBe(600);
-    expect(defaultAnnCandidates(10, 100_000)).toBe(880);
-    expect(defaultAnnCandidates(10, 1_000_000)).toBe(1600);
-    expect(defaultAnnCandidates(10, 5_000_000)).toBe(1600);
-    expect(defaultAnnCandidates(2000, 0)).toBe(2000);
   });
 });

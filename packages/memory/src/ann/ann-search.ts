@@ -6,15 +6,13 @@ import type { VectorBackend, VectorMatch, VectorSearch } from "../store/vectors"
 import type { AnnIndex } from "./ann-index";
 
 // The graph works on projected vectors (sign bits, see ann-index.ts); reading more than asked and re-ranking
-// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10, 512-bit codes
-// found 0.917 at 100 000 items with 800 candidates (the int8 graph before them 0.937) and, over the speed bench's
-// 1 000 000 (30 queries, bench/memory-ann-recall.ts), 0.843 / 0.863 / 0.877 with 800 / 1 200 / 1 600 (int8: 0.897
-// with 800). Each candidate costs a re-rank read (≈ 5 µs) and a longer graph search (1 200 instead of 800 made
-// semantic queries ≈ 3 ms slower at 100 000 items), so the count grows with the graph: 800 for a small one, up to
-// twice that from 1 000 000 vectors on, where the graph's misses are most. The balanced pool of 50 is re-ranked
-// word by word anyway.
-export const defaultAnnCandidates = (k: number, graphSize = 0) =>
-  Math.round(Math.min(k * 40 + 400, Math.max(800, k)) * (1 + Math.min(1, graphSize / 1_000_000)));
+// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10 (60 queries at
+// 100 000 items, 30 at 900 000, the speed bench's vectors), 512-bit codes found 0.917 / 0.840 with 800
+// candidates, 0.948 / 0.870 with 1 200 and 0.957 / 0.903 with 1 600; the int8 graph before them 0.937 / 0.853
+// with 800. Each candidate costs a re-rank read (≈ 5 µs) and a longer graph search: 1 200 made semantic queries
+// ≈ 3 ms slower at 100 000 items, so the count stayed at 800 and the bits' smaller graph (a third less memory)
+// costs ≈ 0.02 of the exact top 10. The balanced pool of 50 is re-ranked word by word anyway.
+export const defaultAnnCandidates = (k: number) => Math.min(k * 40 + 400, Math.max(800, k));
 
 // Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
 const cosine = (q: Float32Array, qNorm: number, v: Float32Array) => {
@@ -66,13 +64,13 @@ export function createAnnVectorSearch(
   db: Database.Database,
   backend: VectorBackend,
   ann: AnnIndex,
-  candidatesFor: (k: number, graphSize: number) => number = defaultAnnCandidates,
+  candidatesFor: (k: number) => number = defaultAnnCandidates,
   log: (line: string) => void = () => {},
 ): VectorSearch {
   const rerank = (backend === "brute-force" ? sqlRerank(db, log) : null) ?? jsRerank(db, backend);
   return (query, namespace, k) => {
     ann.catchUp(db);
-    const seqs = ann.search(query, namespace, candidatesFor(k, ann.size(namespace)));
+    const seqs = ann.search(query, namespace, candidatesFor(k));
     if (seqs.length === 0) return [];
     // Ties by seq, so both re-rank paths give the same order.
     return rerank(query, namespace, seqs)

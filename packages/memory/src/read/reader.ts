@@ -80,11 +80,10 @@ export interface ReaderOptions {
    */
   finalRerank?: { share?: number; depth?: number };
   /**
-   * How many candidates the HNSW index proposes for `k` results from a graph of `graphSize` vectors before the
-   * exact re-rank (default `min(40·k + 400, 800)`, at least k, times 1 + graphSize / 1 000 000 up to 2): more
-   * finds more of the exact top k and reads more vectors per query.
+   * How many candidates the HNSW index proposes for `k` results before the exact re-rank (default
+   * `min(40·k + 400, 800)`, at least k): more finds more of the exact top k and reads more vectors per query.
    */
-  annCandidates?: (k: number, graphSize: number) => number;
+  annCandidates?: (k: number) => number;
   log?: (line: string) => void;
 }
 
