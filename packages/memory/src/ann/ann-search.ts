@@ -6,12 +6,13 @@ import type { VectorBackend, VectorMatch, VectorSearch } from "../store/vectors"
 import type { AnnIndex } from "./ann-index";
 
 // The graph works on projected vectors (sign bits, see ann-index.ts); reading more than asked and re-ranking
-// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10 (60 queries at
-// 100 000 items, 30 at 900 000, the speed bench's vectors), 512-bit codes found 0.917 / 0.840 with 800
-// candidates, 0.948 / 0.870 with 1 200 and 0.957 / 0.903 with 1 600; the int8 graph before them 0.937 / 0.853
-// with 800. Each candidate costs a re-rank read (≈ 5 µs) and a longer graph search: 1 200 made semantic queries
-// ≈ 3 ms slower at 100 000 items, so the count stayed at 800 and the bits' smaller graph (a third less memory)
-// costs ≈ 0.02 of the exact top 10. The balanced pool of 50 is re-ranked word by word anyway.
+// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10, 512-bit codes
+// found 0.917 at 100 000 items with 800 candidates (the int8 graph before them 0.937) and, over the speed bench's
+// 1 000 000 items (30 queries, bench/memory-ann-recall.ts), 0.843 / 0.863 / 0.877 with 800 / 1 200 / 1 600 (int8:
+// 0.897 with 800). Each candidate costs a re-rank read (≈ 5 µs) and a longer graph search: 1 200 made semantic
+// queries ≈ 3 ms slower at 100 000 items, ≈ 1 520 (a count growing with the graph) 9 ms slower at p50 at 1 000 000,
+// so the count stays at 800 and the bits' smaller graph (a third less memory) costs that much of the exact top 10.
+// The balanced pool of 50 is re-ranked word by word anyway.
 export const defaultAnnCandidates = (k: number) => Math.min(k * 40 + 400, Math.max(800, k));
 
 // Cosine, as sqlite-vec computes it: a custom embedder need not return unit vectors.
