@@ -7,7 +7,8 @@ import type { HnswFactory, HnswIndex } from "./usearch";
 
 // The graph holds 512 sign bits per vector (SimHash over the projection): ≈ 200 bytes per item with its
 // degree-16 links, so 1 000 000 items take ≈ 200 MB (192 int8 coordinates took ≈ 325 bytes), for less of the
-// exact top 10 after the re-rank of 800 candidates: 0.02 less at 100 000 items, 0.05 at 1 000 000 (ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
+// exact top 10 after the re-rank of 800 candidates: 0.02 less at 100 000 items, 0.05 at 1 000 000 (see
+// ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
 // keeps int8 coordinates of the (then exact) transform, up to 192 of them (96 found only 0.60 of the exact
 // top 5 at 100 000 items). Degree 16: 12 and 8 lost 0.05 and 0.15 of the exact top 10 with binary codes.
 // expansion_add 32 (not 64) halves the CPU an insert costs, which dominates ingest.
