@@ -91,6 +91,11 @@ export interface PrivateRabbit {
   kill(): Promise<void>;
   /** Starts the node again on the same data directory (durable queues and persistent messages survive). */
   restart(): Promise<void>;
+  /**
+   * Stops the node in order (SIGTERM) and starts it again: what it declared is then on disk. RabbitMQ 3.10 keeps
+   * a fresh queue declaration in memory for a while; a SIGKILL seconds after it lost the queue itself.
+   */
+  restartCleanly(): Promise<void>;
   /** The node's log lines about recovering queues and messages at boot: what to read when messages went missing. */
   recoveryLog(): string[];
   stop(): Promise<void>;
@@ -130,13 +135,14 @@ export async function startRabbit(): Promise<PrivateRabbit> {
     await waitForPort(port, "rabbitmq-server", 3000);
   };
   const beamPid = () => Number(readFileSync(pidFile, "utf8").trim());
-  const killBeam = async () => {
+  const killBeam = async (signal: NodeJS.Signals = "SIGKILL") => {
     const pid = beamPid();
     try {
-      process.kill(pid, "SIGKILL");
+      process.kill(pid, signal);
     } catch {}
-    // The VM is gone once its pid is; the wrapper script exits with it.
-    for (let i = 0; i < 600; i++) {
+    // The VM is gone once its pid is; the wrapper script exits with it. (A SIGTERMed node shuts down in order,
+    // which can take seconds on a loaded machine.)
+    for (let i = 0; i < 1200; i++) {
       try {
         process.kill(pid, 0);
       } catch {
@@ -150,8 +156,12 @@ export async function startRabbit(): Promise<PrivateRabbit> {
   return {
     port,
     pid: beamPid,
-    kill: killBeam,
+    kill: () => killBeam("SIGKILL"),
     restart: start,
+    async restartCleanly() {
+      await killBeam("SIGTERM");
+      await start();
+    },
     recoveryLog() {
       try {
         const file = path.join(env.RABBITMQ_LOG_BASE, `${env.RABBITMQ_NODENAME}.log`);

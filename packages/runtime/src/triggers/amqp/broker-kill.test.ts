@@ -35,6 +35,11 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
       password: "guest",
     });
     await declareDurable(url, queue);
+    // The case under test is a queue that existed before the crash. A SIGKILL seconds after declaring it once
+    // lost the declaration itself in CI (the node's log at the restart: "Recovering 0 queues"), so the node
+    // is first restarted in order, which puts the declaration on disk.
+    await rabbit.restartCleanly();
+    expect((await queueState(url, queue)).messages).toBe(0);
     const { id: flowId } = await host.flows.create({
       name: "Orders",
       definition: triggerFlow("trigger.amqp", { credentialId, queue, prefetch: 10 }),
@@ -64,8 +69,8 @@ describe("trigger.amqp when the broker is SIGKILLed mid-stream", () => {
       runs: runCount(),
       health: host.services.triggers.health(flowId),
       queue: await queueState(url, queue).catch((e: Error) => e.message),
-      // RabbitMQ 3.10 once came back from the SIGKILL with the queue empty and ≈ 300 confirmed persistent
-      // messages gone (one CI run in three; never alone): its recovery lines tell that from a trigger bug.
+      // What the broker recovered at each boot ("Recovering N queues …"): a broker that lost the queue or its
+      // messages is told from a trigger that lost them.
       published,
       broker: rabbit.recoveryLog(),
     });
