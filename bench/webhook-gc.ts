@@ -12,8 +12,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { execFileSync } from "node:child_process";
-import { baselineCheckout, driveW2, type Role, root, rssMb, startSwitchyard } from "./webhook-targets";
+import {
+  baselineCheckout,
+  driveW2,
+  type Role,
+  root,
+  rssMb,
+  seedDataDir,
+  startSwitchyard,
+} from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -28,21 +35,6 @@ const { values } = parseArgs({
 if (!values.baseline) throw new Error("--baseline REF is required (the commit to compare with)");
 const baseline = baselineCheckout(values.baseline);
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-gc-"));
-const seed = (checkout: string, dir: string) =>
-  JSON.parse(
-    execFileSync(
-      path.join(root, "node_modules/.bin/tsx"),
-      [path.join(root, "bench/webhook-seed.ts"), checkout, dir, "0"],
-      {
-        cwd: checkout,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    )
-      .trim()
-      .split("\n")
-      .at(-1)!,
-  ) as Record<string, string>;
 const targets = [
   {
     name: `this checkout${values["node-args"] ? ` ${values["node-args"]}` : ""}`,
@@ -52,7 +44,7 @@ const targets = [
   },
   { name: `@${baseline.sha}`, checkout: baseline.dir, dir: path.join(work, "baseline"), nodeArgs: [] },
 ];
-for (const t of targets) seed(t.checkout, t.dir);
+for (const t of targets) seedDataDir(t.checkout, t.dir, 0);
 
 interface Row {
   reqs: number;

@@ -294,7 +294,6 @@ export async function startNodeRed(workDir: string): Promise<Target> {
   };
 }
 
-/** Resident memory of a process and all its descendants in MB (Linux /proc): the whole tree counts. */
 /** Drives W2 (`POST /hooks/w2 {"n":41}`) at a Switchyard target with autocannon. */
 export const driveW2 = (url: string, connections: number, seconds: number) =>
   autocannon({
@@ -306,6 +305,20 @@ export const driveW2 = (url: string, connections: number, seconds: number) =>
     duration: seconds,
   });
 
+/**
+ * A data dir holding W2 and W1 and `stored` finished W2 runs, made by `checkout`'s own code (see
+ * webhook-seed.ts); returns the flow ids by case.
+ */
+export function seedDataDir(checkout: string, dataDir: string, stored: number): Record<string, string> {
+  const out = execFileSync(
+    path.join(root, "node_modules/.bin/tsx"),
+    [path.join(root, "bench/webhook-seed.ts"), checkout, dataDir, String(stored)],
+    { cwd: checkout, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string>;
+}
+
+/** Resident memory of a process and all its descendants in MB (Linux /proc): the whole tree counts. */
 export function rssMb(pid: number): number {
   let kb = 0;
   for (const p of [pid, ...descendants(pid)]) {

@@ -18,7 +18,6 @@
  * Every 2xx a Switchyard target answered must have a persisted, succeeded run with its steps (checked at the
  * end). Peak RSS is the whole process tree's.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +28,7 @@ import {
   baselineCheckout,
   root,
   rssMb,
+  seedDataDir,
   startDurableFloor,
   startNodeRed,
   startRaw,
@@ -99,16 +99,6 @@ async function drive(t: Target, pathName: string, connections: number, seconds: 
   };
 }
 
-/** A data dir holding W2 and W1, made by `checkout`'s own code (see webhook-seed.ts). */
-function seed(checkout: string, dataDir: string, stored: number): Record<string, string> {
-  const out = execFileSync(
-    path.join(root, "node_modules/.bin/tsx"),
-    [path.join(root, "bench/webhook-seed.ts"), checkout, dataDir, String(stored)],
-    { cwd: checkout, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
-  return JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string>;
-}
-
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-bench-"));
 const dirs = {
   start: path.join(work, "start"),
@@ -116,15 +106,15 @@ const dirs = {
   floor: path.join(work, "floor"),
 };
 const startDir = (n: number) => (STORED.length === 1 ? dirs.start : `${dirs.start}-${n}`);
-const ids = seed(root, startDir(STORED[0]!), STORED[0]!);
-for (const n of STORED.slice(1)) seed(root, startDir(n), n);
+const ids = seedDataDir(root, startDir(STORED[0]!), STORED[0]!);
+for (const n of STORED.slice(1)) seedDataDir(root, startDir(n), n);
 if (!values["no-worker"]) cpSync(startDir(STORED[0]!), dirs.worker, { recursive: true });
 // The floor writes into a copy of Switchyard's schema (same indexes, foreign keys and triggers), flow included.
-seed(root, dirs.floor, 0);
+seedDataDir(root, dirs.floor, 0);
 
 const baseline = values.baseline ? baselineCheckout(values.baseline) : undefined;
 const baselineDir = path.join(work, "baseline");
-if (baseline) seed(baseline.dir, baselineDir, STORED[0]!);
+if (baseline) seedDataDir(baseline.dir, baselineDir, STORED[0]!);
 
 interface Entry {
   t: Target;
