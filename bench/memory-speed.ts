@@ -117,6 +117,21 @@ try {
     }
     rows[`memory_hybrid_search mode=${mode}`] = row(times, cpu);
   }
+  // A rare word among common ones (an item's number, which is in its key): a word that picks out one item
+  // beside words that are in a quarter of the store each.
+  for (const mode of ["lexical", "balanced"] as const) {
+    const times: number[] = [];
+    const cpu: number[] = [];
+    for (let q = 0; q < QUERIES; q++) {
+      const query = `${queryText()} ${Math.floor(rand() * N)}`;
+      const c = process.cpuUsage();
+      const s = performance.now();
+      await tools[1]!.execute({ query, namespace: "global", mode });
+      times.push(performance.now() - s);
+      cpu.push(cpuMs(c));
+    }
+    rows[`memory_hybrid_search mode=${mode}, one rare word`] = row(times, cpu);
+  }
 
   // `vectorIndex` is absent before the HNSW index existed; the bench runs against both.
   const index = (memory as { vectorIndex?: string }).vectorIndex ?? "exact";

@@ -53,6 +53,22 @@ function countRowsRead(db: Database.Database): number[] {
   return counts;
 }
 
+/** The MATCH expression of each ranking statement run, and whether it ranked only the newest matches. */
+function matchesRun(db: Database.Database): Array<{ match: string; windowed: boolean }> {
+  const runs: Array<{ match: string; windowed: boolean }> = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    const all = stmt.all.bind(stmt);
+    stmt.all = ((...args: unknown[]) => {
+      if (sql.includes("bm25(")) runs.push({ match: String(args[0]), windowed: sql.includes("rowid DESC") });
+      return all(...args);
+    }) as typeof stmt.all;
+    return stmt;
+  }) as typeof db.prepare;
+  return runs;
+}
+
 const common = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ key: `Order ${i}`, content: `Customer order number ${i}.` }));
 
@@ -86,6 +102,26 @@ describe("lexical search", () => {
     const search = createLexicalSearch(db, createWordStats(db));
     // The rare item is the oldest: a window of the newest matches alone would never see it.
     expect(keys(search("customer order refund", "global", 1))).toEqual(["Order 4242 refund"]);
+  });
+
+  it("ranks a rare word's matches by that word alone, then the common words' newest matches after them", () => {
+    const rows = [
+      { key: "Order 4242 refund", content: "Customer order refunded in full." },
+      { key: "Refund note", content: "Refund the deposit." },
+      ...common(RANK_WINDOW + 200),
+    ];
+    const { db, keys } = store(rows);
+    const ran = matchesRun(db);
+    const search = createLexicalSearch(db, createWordStats(db));
+    const found = keys(search("customer order refund", "global", 4));
+    expect(found.slice(0, 2).sort()).toEqual(["Order 4242 refund", "Refund note"]);
+    // The rest come from the newest RANK_WINDOW matches (orders 200 on), which tie on bm25 and so go by seq.
+    expect(found.slice(2)).toEqual(["Order 200", "Order 201"]);
+    // bm25 never scored every match of "customer" or "order": only the rare word's, then a window.
+    expect(ran).toEqual([
+      { match: '"refund"', windowed: false },
+      { match: '"customer" OR "order" OR "refund"', windowed: true },
+    ]);
   });
 
   it("ranks only the newest matches when every word is in more items than the window", () => {

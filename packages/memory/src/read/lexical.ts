@@ -11,15 +11,12 @@ export interface LexicalMatch {
 }
 
 /**
- * FTS5 query: every content word as a quoted term, OR-ed so bm25 rewards items matching more of
- * them. With `prefix`, words of 3+ letters become prefix terms ("invoic" finds "invoices").
+ * FTS5 query: every word as a quoted term, OR-ed so bm25 rewards items matching more of them. With `prefix`,
+ * words of 3+ letters become prefix terms ("invoic" finds "invoices"). Words are letters and digits only
+ * (see embed/text), so quoting cannot be broken out of.
  */
-export function buildFtsQuery(query: string, prefix: boolean): string | null {
-  const terms = [...new Set(contentWords(query))];
-  if (terms.length === 0) return null;
-  // Words are letters and digits only, so quoting cannot be broken out of.
-  return terms.map((t) => (prefix && t.length >= 3 ? `"${t}"*` : `"${t}"`)).join(" OR ");
-}
+const phrases = (words: string[], prefix: boolean) =>
+  words.map((t) => (prefix && t.length >= 3 ? `"${t}"*` : `"${t}"`)).join(" OR ");
 
 /** bm25() weight of each indexed field (field boosts); the namespace token is a filter and weighs 0. */
 export interface FieldWeights {
@@ -33,10 +30,12 @@ export interface FieldWeights {
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { key: 3, content: 1, tags: 1.5, thread: 0.5 };
 
 /**
- * When every word of a query is in more items than this, bm25 ranks only its newest this-many matches.
- * Scoring a match costs a doclist read and a size lookup, so a word in a third of 1 000 000 items would
- * cost a second; such a query is unselective anyway. One selective word (or any query on a small
- * store) and the ranking is exact over every match, so a rare word is never cut off by common ones.
+ * A word in more items than this is common: bm25 never scores every one of its matches. Scoring a match costs a
+ * doclist read and a size lookup, so a word in a third of 1 000 000 items would cost a second; such a word is
+ * unselective anyway. When every word of a query is common, bm25 ranks only the query's newest this-many
+ * matches. When some are and some are not, the rare words' matches are ranked exactly, by the rare words alone
+ * (so a rare word is never cut off by common ones), and only if they are fewer than asked for do the newest
+ * matches of the whole query follow them. On a small store every word is rare and the ranking exact.
  */
 export const RANK_WINDOW = 2000;
 
@@ -90,29 +89,51 @@ export function createLexicalSearch(
     return byToken[kind].all(`{ns_token}: ${token} AND (${terms})`, k) as LexicalMatch[];
   };
 
-  return (query, namespace, k, terms) => {
-    const s = stats();
-    if (terms !== undefined) {
-      // Only plain words can be quoted safely; the expansion vocabulary is lowercase ASCII anyway.
-      const words = terms.filter((t) => /^[a-z0-9]+$/.test(t));
-      if (words.length === 0) return [];
-      const unselectiveTerms = words.every((w) => s.df(w) > RANK_WINDOW);
-      return run(words.map((w) => `"${w}"`).join(" OR "), unselectiveTerms, namespace, k);
-    }
-    const exact = buildFtsQuery(query, false);
-    if (exact === null) return [];
-    const unselective = contentWords(query).every((w) => s.df(w) > RANK_WINDOW);
-    const hits = run(exact, unselective, namespace, k);
-    if (hits.length >= k) return hits;
-    // Prefix fallback for partial words, only when whole words found too little: appended after the
-    // whole-word hits, never ahead of them.
-    const fuzzy = buildFtsQuery(query, true);
-    if (fuzzy === null || fuzzy === exact) return hits;
+  // Appends `more` after `hits` (skipping any already there) until there are k.
+  const fill = (hits: LexicalMatch[], more: LexicalMatch[], k: number) => {
     const seen = new Set(hits.map((h) => h.seq));
-    for (const h of run(fuzzy, unselective, namespace, k)) {
+    for (const h of more) {
       if (hits.length >= k) break;
       if (!seen.has(h.seq)) hits.push(h);
     }
     return hits;
+  };
+
+  // Whole words: see RANK_WINDOW for how rare and common words are ranked.
+  const wholeWords = (words: string[], namespace: string, k: number) => {
+    const s = stats();
+    const rare = words.filter((w) => s.df(w) <= RANK_WINDOW);
+    if (rare.length === 0) return run(phrases(words, false), true, namespace, k);
+    const hits = run(phrases(rare, false), false, namespace, k);
+    if (hits.length >= k || rare.length === words.length) return hits;
+    return fill(hits, run(phrases(words, false), true, namespace, k), k);
+  };
+
+  return (query, namespace, k, terms) => {
+    if (terms !== undefined) {
+      // Only plain words can be quoted safely; the expansion vocabulary is lowercase ASCII anyway.
+      const words = [...new Set(terms.filter((t) => /^[a-z0-9]+$/.test(t)))];
+      return words.length === 0 ? [] : wholeWords(words, namespace, k);
+    }
+    const words = [...new Set(contentWords(query))];
+    if (words.length === 0) return [];
+    const hits = wholeWords(words, namespace, k);
+    if (hits.length >= k) return hits;
+    // Prefix fallback for partial words, only when whole words found too little: appended after the
+    // whole-word hits, never ahead of them.
+    const fuzzy = phrases(words, true);
+    if (fuzzy === phrases(words, false)) return hits;
+    const s = stats();
+    // A prefix matches at least what its word does: with a common word in it, only the newest are ranked.
+    return fill(
+      hits,
+      run(
+        fuzzy,
+        words.some((w) => s.df(w) > RANK_WINDOW),
+        namespace,
+        k,
+      ),
+      k,
+    );
   };
 }
