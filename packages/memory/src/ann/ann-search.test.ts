@@ -2,7 +2,8 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { createDefaultEmbedder } from "../embed/default";
-import { jsRerank, sqlRerank } from "./ann-search";
+import type { AnnIndex } from "./ann-index";
+import { createAnnVectorSearch, jsRerank, sqlRerank } from "./ann-search";
 
 describe("the exact re-rank of ANN candidates", () => {
   it("gives the same cosines inside SQLite (sqlite-vec) as in JavaScript, and keeps to the namespace", async () => {
@@ -31,6 +32,43 @@ describe("the exact re-rank of ANN candidates", () => {
         expect(x.similarity).toBeCloseTo(b[i]!.similarity, 5);
       });
       expect(Math.max(...a.map((x) => x.similarity))).toBeGreaterThan(0.5);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reads the better half of a full candidate list, and every candidate of a graph that had fewer than asked for", async () => {
+    const embedder = createDefaultEmbedder();
+    const m = tempMemory({ embedder });
+    await m.ingest.addMany(
+      Array.from({ length: 40 }, (_, i) => ({
+        key: `note ${i}`,
+        content: i === 0 ? "invoice reminder for the customer" : `laminator pouches, shelf ${i}`,
+      })),
+    );
+    const db = new Database(m.file, { readonly: true });
+    try {
+      const seqs = db.prepare("SELECT seq FROM items_vec_blob ORDER BY seq").pluck().all() as number[];
+      const best = db.prepare("SELECT seq FROM items WHERE key = 'note 0'").pluck().get() as number;
+      // A graph that ranked the true nearest 30th of 32: the re-rank of the better half (16) never sees it.
+      const order = [
+        ...seqs.filter((s) => s !== best).slice(0, 29),
+        best,
+        ...seqs.filter((s) => s !== best).slice(29, 31),
+      ];
+      const graph = (returned: number): AnnIndex => ({
+        catchUp: () => {},
+        search: (_q, _ns, k) => order.slice(0, Math.min(k, returned)),
+        persist: () => {},
+        size: () => returned,
+      });
+      const [query] = await embedder.embed(["when is the invoice reminder sent"]);
+      const top = (returned: number, wanted: number) =>
+        createAnnVectorSearch(db, "brute-force", graph(returned), () => wanted)(query!, "global", 1)[0]!.seq;
+      expect(order).toHaveLength(32);
+      expect(top(32, 32)).not.toBe(best);
+      // All 32 the graph held, of 40 asked for: all re-ranked, and the nearest found.
+      expect(top(32, 40)).toBe(best);
     } finally {
       db.close();
     }

@@ -84,6 +84,11 @@ export interface ReaderOptions {
    * `min(40·k + 400, 800)`, at least k): more finds more of the exact top k and reads more vectors per query.
    */
   annCandidates?: (k: number) => number;
+  /**
+   * How many of those candidates, best first in the graph's order, the exact re-rank reads (default: the better
+   * half, at least 8·k; all of them when the graph holds fewer than asked for).
+   */
+  annRerank?: (k: number, candidates: number) => number;
   log?: (line: string) => void;
 }
 
@@ -118,7 +123,7 @@ export function createMemoryReader(
   const idfNow = () => wordStats().idf;
   const lexical = createLexicalSearch(db, wordStats, { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights });
   const vectorSearch = ann
-    ? createAnnVectorSearch(db, backend, ann, options.annCandidates, log)
+    ? createAnnVectorSearch(db, backend, ann, options.annCandidates, log, options.annRerank)
     : createVectorSearch(db, backend);
   const byId = db.prepare("SELECT * FROM items WHERE id = ?");
 
