@@ -6,6 +6,7 @@ import { tempDir } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
 import { openStore } from "../store/database";
 import { createWordStats } from "./idf";
+import { RECENT_ITEMS } from "../store/schema";
 import { createLexicalSearch, DEFAULT_FIELD_WEIGHTS, RANK_WINDOW } from "./lexical";
 
 const open: Array<() => void> = [];
@@ -53,15 +54,28 @@ function countRowsRead(db: Database.Database): number[] {
   return counts;
 }
 
-/** The MATCH expression of each ranking statement run, and whether it ranked only the newest matches. */
-function matchesRun(db: Database.Database): Array<{ match: string; windowed: boolean }> {
-  const runs: Array<{ match: string; windowed: boolean }> = [];
+interface Ran {
+  match: string;
+  /** Ranked only the newest matches. */
+  windowed: boolean;
+  /** Over the index of the newest items. */
+  recent: boolean;
+}
+
+/** The MATCH expression of each ranking statement run, and how it ranked. */
+function matchesRun(db: Database.Database): Ran[] {
+  const runs: Ran[] = [];
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
     const stmt = prepare(sql);
     const all = stmt.all.bind(stmt);
     stmt.all = ((...args: unknown[]) => {
-      if (sql.includes("bm25(")) runs.push({ match: String(args[0]), windowed: sql.includes("rowid DESC") });
+      if (sql.includes("bm25("))
+        runs.push({
+          match: String(args[0]),
+          windowed: sql.includes("rowid DESC"),
+          recent: sql.includes("items_fts_recent"),
+        });
       return all(...args);
     }) as typeof stmt.all;
     return stmt;
@@ -119,8 +133,8 @@ describe("lexical search", () => {
     expect(found.slice(2)).toEqual(["Order 200", "Order 201"]);
     // bm25 never scored every match of "customer" or "order": only the rare word's, then a window.
     expect(ran).toEqual([
-      { match: '"refund"', windowed: false },
-      { match: '"customer" OR "order" OR "refund"', windowed: true },
+      { match: '"refund"', windowed: false, recent: false },
+      { match: '"customer" OR "order" OR "refund"', windowed: true, recent: false },
     ]);
   });
 
@@ -134,6 +148,33 @@ describe("lexical search", () => {
     const found = keys(search("customer order", "global", 10));
     expect(found).toHaveLength(10);
     expect(found).not.toContain("Customer order customer order");
+  });
+
+  it("ranks the newest matches of common words over the index of the newest items, as the whole index would", () => {
+    const { db, keys } = store(common(RECENT_ITEMS + 2_500));
+    const ran = matchesRun(db);
+    const search = createLexicalSearch(db, createWordStats(db));
+    const found = keys(search("customer order", "global", 10));
+    expect(ran).toEqual([{ match: '"customer" OR "order"', windowed: true, recent: true }]);
+    // The same window of the same items: identical rows tie on bm25 in either index and go by seq.
+    const oldestInWindow = RECENT_ITEMS + 2_500 - RANK_WINDOW;
+    expect(found).toEqual(Array.from({ length: 10 }, (_, i) => `Order ${oldestInWindow + i}`));
+  });
+
+  it("ranks over the whole index when the newest items hold fewer matches than the window", () => {
+    const rows = [
+      ...Array.from({ length: RANK_WINDOW + 500 }, (_, i) => ({
+        key: `Invoice ${i}`,
+        content: "Invoice paid.",
+      })),
+      ...common(RECENT_ITEMS),
+    ];
+    const { db, keys } = store(rows);
+    const ran = matchesRun(db);
+    const search = createLexicalSearch(db, createWordStats(db));
+    const found = keys(search("invoice paid", "global", 3));
+    expect(ran.map((r) => r.recent)).toEqual([true, false]);
+    expect(found).toEqual(["Invoice 500", "Invoice 501", "Invoice 502"]);
   });
 
   it("keeps namespaces apart, whether the namespace is a small one or holds most items", () => {

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { contentWords } from "../embed/text";
-import { nsToken } from "../store/schema";
+import { nsToken, RECENT_ITEMS } from "../store/schema";
 import { DEFAULT_NAMESPACE } from "../types";
 import type { WordStats } from "./idf";
 
@@ -62,31 +62,61 @@ export function createLexicalSearch(
   const w = [weights.key, weights.content, weights.tags, weights.thread, 0];
   if (!w.every((x) => Number.isFinite(x) && x >= 0))
     throw new RangeError("field weights must be finite and ≥ 0");
-  const SELECT = `SELECT items_fts.rowid AS seq, bm25(items_fts, ${w.join(", ")}) AS bm25 FROM items_fts`;
-  const byToken = {
-    ranked: db.prepare(`${SELECT} WHERE items_fts MATCH ? ORDER BY bm25, seq LIMIT ?`),
-    windowed: db.prepare(
-      `SELECT * FROM (${SELECT} WHERE items_fts MATCH ? ORDER BY items_fts.rowid DESC LIMIT ${RANK_WINDOW})
-       ORDER BY bm25, seq LIMIT ?`,
-    ),
+  // One statement set per full-text index: `items_fts` holds every item, `items_fts_recent` the newest.
+  const statements = (table: string) => {
+    const SELECT = `SELECT ${table}.rowid AS seq, bm25(${table}, ${w.join(", ")}) AS bm25 FROM ${table}`;
+    const WINDOW = `ORDER BY ${table}.rowid DESC LIMIT ${RANK_WINDOW}`;
+    const JOIN = `JOIN items ON items.seq = ${table}.rowid WHERE ${table} MATCH ? AND items.namespace = ?`;
+    // `n`: how many matches the window held (a full window is RANK_WINDOW).
+    const windowed = (inner: string) =>
+      db.prepare(`SELECT seq, bm25, count(*) OVER () AS n FROM (${inner}) ORDER BY bm25, seq LIMIT ?`);
+    return {
+      byToken: {
+        ranked: db.prepare(`${SELECT} WHERE ${table} MATCH ? ORDER BY bm25, seq LIMIT ?`),
+        windowed: windowed(`${SELECT} WHERE ${table} MATCH ? ${WINDOW}`),
+      },
+      byJoin: {
+        ranked: db.prepare(`${SELECT} ${JOIN} ORDER BY bm25, seq LIMIT ?`),
+        windowed: windowed(`${SELECT} ${JOIN} ${WINDOW}`),
+      },
+    };
   };
-  const JOIN = "JOIN items ON items.seq = items_fts.rowid WHERE items_fts MATCH ? AND items.namespace = ?";
-  const byJoin = {
-    ranked: db.prepare(`${SELECT} ${JOIN} ORDER BY bm25, seq LIMIT ?`),
-    windowed: db.prepare(
-      `SELECT * FROM (${SELECT} ${JOIN} ORDER BY items_fts.rowid DESC LIMIT ${RANK_WINDOW})
-       ORDER BY bm25, seq LIMIT ?`,
-    ),
-  };
+  const every = statements("items_fts");
+  const newest = statements("items_fts_recent");
 
-  const run = (terms: string, unselective: boolean, namespace: string, k: number): LexicalMatch[] => {
+  type Match = LexicalMatch & { n?: number };
+  const query = (
+    index: typeof every,
+    terms: string,
+    unselective: boolean,
+    namespace: string,
+    k: number,
+  ): Match[] => {
     const s = stats();
     const token = nsToken(namespace);
     const kind = unselective ? "windowed" : "ranked";
     // The default namespace has no token (see NS_TOKEN_SQL).
     if (namespace === DEFAULT_NAMESPACE || s.df(token) * 2 > s.total)
-      return byJoin[kind].all(terms, namespace, k) as LexicalMatch[];
-    return byToken[kind].all(`{ns_token}: ${token} AND (${terms})`, k) as LexicalMatch[];
+      return index.byJoin[kind].all(terms, namespace, k) as Match[];
+    return index.byToken[kind].all(`{ns_token}: ${token} AND (${terms})`, k) as Match[];
+  };
+
+  /**
+   * `postings`: how many rows bm25() would count for the query's phrases (their document frequencies summed).
+   * Where that is a large share of a store bigger than the recent index, the newest RANK_WINDOW matches are
+   * very likely all among the newest RECENT_ITEMS, and are ranked there, with bm25's statistics of those
+   * items. A recent index short of a full window means older items hold some of the newest matches: then the
+   * whole index ranks them.
+   */
+  const run = (terms: string, unselective: boolean, namespace: string, k: number, postings = 0) => {
+    const s = stats();
+    let hits: Match[] | null = null;
+    if (unselective && s.total > RECENT_ITEMS && postings * RECENT_ITEMS >= 2 * RANK_WINDOW * s.total) {
+      hits = query(newest, terms, true, namespace, k);
+      if ((hits[0]?.n ?? 0) < RANK_WINDOW) hits = null;
+    }
+    hits ??= query(every, terms, unselective, namespace, k);
+    return hits.map(({ seq, bm25 }): LexicalMatch => ({ seq, bm25 }));
   };
 
   // Appends `more` after `hits` (skipping any already there) until there are k.
@@ -100,13 +130,13 @@ export function createLexicalSearch(
   };
 
   // Whole words: see RANK_WINDOW for how rare and common words are ranked.
+  const postings = (words: string[]) => words.reduce((n, w) => n + stats().df(w), 0);
   const wholeWords = (words: string[], namespace: string, k: number) => {
-    const s = stats();
-    const rare = words.filter((w) => s.df(w) <= RANK_WINDOW);
-    if (rare.length === 0) return run(phrases(words, false), true, namespace, k);
+    const rare = words.filter((w) => stats().df(w) <= RANK_WINDOW);
+    if (rare.length === 0) return run(phrases(words, false), true, namespace, k, postings(words));
     const hits = run(phrases(rare, false), false, namespace, k);
     if (hits.length >= k || rare.length === words.length) return hits;
-    return fill(hits, run(phrases(words, false), true, namespace, k), k);
+    return fill(hits, run(phrases(words, false), true, namespace, k, postings(words)), k);
   };
 
   return (query, namespace, k, terms) => {
@@ -125,15 +155,8 @@ export function createLexicalSearch(
     if (fuzzy === phrases(words, false)) return hits;
     const s = stats();
     // A prefix matches at least what its word does: with a common word in it, only the newest are ranked.
-    return fill(
-      hits,
-      run(
-        fuzzy,
-        words.some((w) => s.df(w) > RANK_WINDOW),
-        namespace,
-        k,
-      ),
-      k,
-    );
+    // (Its postings are at least its words'.)
+    const common = words.some((w) => s.df(w) > RANK_WINDOW);
+    return fill(hits, run(fuzzy, common, namespace, k, postings(words)), k);
   };
 }

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
-import { nsToken } from "./schema";
+import { nsToken, RECENT_ITEMS } from "./schema";
 
 describe("schema upgrades", () => {
   it("re-indexes a version-3 file once: default-namespace rows lose their namespace token, others keep theirs", async () => {
@@ -15,7 +15,9 @@ describe("schema upgrades", () => {
     first.close();
     // Version 3 gave every row a token, the default namespace's too.
     const raw = new Database(first.file);
-    raw.exec(`DROP TRIGGER items_fts_insert; DROP TRIGGER items_fts_delete; DROP TRIGGER items_fts_update;
+    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_delete;
+      DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent;
+      DROP TRIGGER items_fts_insert; DROP TRIGGER items_fts_delete; DROP TRIGGER items_fts_update;
       DROP TABLE items_fts; ALTER TABLE items DROP COLUMN ns_token;
       ALTER TABLE items ADD COLUMN ns_token TEXT GENERATED ALWAYS AS ('n' || lower(hex(namespace))) VIRTUAL;
       CREATE VIRTUAL TABLE items_fts USING fts5(key, content, tags, thread, ns_token, content = 'items',
@@ -31,7 +33,7 @@ describe("schema upgrades", () => {
 
     const again = tempMemory({ embedder, vectorIndex: "exact", file: first.file });
     const check = new Database(first.file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(4);
+    expect(check.pragma("user_version", { simple: true })).toBe(5);
     expect(tokens(check, "global")).toBe(0);
     expect(tokens(check, "flow_a")).toBe(1);
     check.close();
@@ -53,5 +55,71 @@ describe("schema upgrades", () => {
     const before = root();
     tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
     expect(root()).toBe(before);
+  });
+
+  it("fills the index of the newest items once when a version-4 file is opened", async () => {
+    const embedder = createHashingEmbedder();
+    const first = tempMemory({ embedder, vectorIndex: "exact" });
+    await first.ingest.addMany([
+      { key: "Refund policy", content: "Refunds over 200 need the owner's okay." },
+      { key: "Flow refund", content: "This flow refunds small orders.", namespace: "flow_a" },
+    ]);
+    first.close();
+    const raw = new Database(first.file);
+    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_delete;
+      DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent; PRAGMA user_version = 4;`);
+    raw.close();
+    tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
+    const check = new Database(first.file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(5);
+    expect(
+      check
+        .prepare("SELECT rowid FROM items_fts_recent WHERE items_fts_recent MATCH 'refund' ORDER BY rowid")
+        .pluck()
+        .all(),
+    ).toEqual(check.prepare("SELECT seq FROM items ORDER BY seq").pluck().all());
+    check.close();
+  });
+});
+
+describe("the index of the newest items", () => {
+  it("holds the newest RECENT_ITEMS items through inserts, updates and deletes", async () => {
+    const m = tempMemory({ embedder: createHashingEmbedder(), vectorIndex: "exact" });
+    m.close();
+    const db = new Database(m.file);
+    try {
+      const insert = db.prepare(
+        `INSERT INTO items (id, namespace, kind, key, content, content_hash, created_at, updated_at)
+         VALUES (?, 'global', 'memory', ?, ?, '', '', '')`,
+      );
+      db.transaction(() => {
+        for (let i = 1; i <= RECENT_ITEMS + 5; i++)
+          insert.run(`i${i}`, `Order ${i}`, i === 3 ? "gone" : "kept");
+      })();
+      const seqs = (word: string) =>
+        db
+          .prepare("SELECT rowid FROM items_fts_recent WHERE items_fts_recent MATCH ? ORDER BY rowid")
+          .pluck()
+          .all(word) as number[];
+      const kept = seqs("kept");
+      expect(kept).toHaveLength(RECENT_ITEMS);
+      expect(kept[0]).toBe(6);
+      expect(seqs("gone")).toEqual([]);
+      db.prepare("UPDATE items SET content = 'changed' WHERE seq = ?").run(RECENT_ITEMS);
+      db.prepare("UPDATE items SET content = 'changed' WHERE seq = 2").run();
+      db.prepare("DELETE FROM items WHERE seq = ?").run(RECENT_ITEMS + 5);
+      // Seq 2 was already older than the newest RECENT_ITEMS: updating it does not bring it back.
+      expect(seqs("changed")).toEqual([RECENT_ITEMS]);
+      expect(seqs("kept")).toHaveLength(RECENT_ITEMS - 2);
+      // The main index agrees about every item it shares with the recent one.
+      expect(
+        db
+          .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH 'kept' AND rowid >= 6 ORDER BY rowid")
+          .pluck()
+          .all(),
+      ).toEqual(seqs("kept"));
+    } finally {
+      db.close();
+    }
   });
 });
