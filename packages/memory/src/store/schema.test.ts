@@ -15,7 +15,7 @@ describe("schema upgrades", () => {
     first.close();
     // Version 3 gave every row a token, the default namespace's too.
     const raw = new Database(first.file);
-    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_delete;
+    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_trim; DROP TRIGGER items_fts_recent_delete;
       DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent;
       DROP TRIGGER items_fts_insert; DROP TRIGGER items_fts_delete; DROP TRIGGER items_fts_update;
       DROP TABLE items_fts; ALTER TABLE items DROP COLUMN ns_token;
@@ -66,7 +66,7 @@ describe("schema upgrades", () => {
     ]);
     first.close();
     const raw = new Database(first.file);
-    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_delete;
+    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_trim; DROP TRIGGER items_fts_recent_delete;
       DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent; PRAGMA user_version = 4;`);
     raw.close();
     tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
@@ -92,29 +92,30 @@ describe("the index of the newest items", () => {
         `INSERT INTO items (id, namespace, kind, key, content, content_hash, created_at, updated_at)
          VALUES (?, 'global', 'memory', ?, ?, '', '', '')`,
       );
+      const last = RECENT_ITEMS + 1005;
       db.transaction(() => {
-        for (let i = 1; i <= RECENT_ITEMS + 5; i++)
-          insert.run(`i${i}`, `Order ${i}`, i === 3 ? "gone" : "kept");
+        for (let i = 1; i <= last; i++) insert.run(`i${i}`, `Order ${i}`, i === 3 ? "gone" : "kept");
       })();
       const seqs = (word: string) =>
         db
           .prepare("SELECT rowid FROM items_fts_recent WHERE items_fts_recent MATCH ? ORDER BY rowid")
           .pluck()
           .all(word) as number[];
+      // Seq 21 000 dropped seqs 1 to 1 000; the 1 005 after them wait for seq 22 000.
       const kept = seqs("kept");
-      expect(kept).toHaveLength(RECENT_ITEMS);
-      expect(kept[0]).toBe(6);
+      expect(kept).toHaveLength(RECENT_ITEMS + 5);
+      expect(kept[0]).toBe(1001);
       expect(seqs("gone")).toEqual([]);
-      db.prepare("UPDATE items SET content = 'changed' WHERE seq = ?").run(RECENT_ITEMS);
+      db.prepare("UPDATE items SET content = 'changed' WHERE seq = ?").run(1001);
       db.prepare("UPDATE items SET content = 'changed' WHERE seq = 2").run();
-      db.prepare("DELETE FROM items WHERE seq = ?").run(RECENT_ITEMS + 5);
-      // Seq 2 was already older than the newest RECENT_ITEMS: updating it does not bring it back.
-      expect(seqs("changed")).toEqual([RECENT_ITEMS]);
-      expect(seqs("kept")).toHaveLength(RECENT_ITEMS - 2);
-      // The main index agrees about every item it shares with the recent one.
+      db.prepare("DELETE FROM items WHERE seq = ?").run(last);
+      // Seq 2 was already below the floor: updating it does not bring it back.
+      expect(seqs("changed")).toEqual([1001]);
+      expect(seqs("kept")).toHaveLength(RECENT_ITEMS + 3);
+      // The main index agrees about every item the recent one holds.
       expect(
         db
-          .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH 'kept' AND rowid >= 6 ORDER BY rowid")
+          .prepare("SELECT rowid FROM items_fts WHERE items_fts MATCH 'kept' AND rowid > 1000 ORDER BY rowid")
           .pluck()
           .all(),
       ).toEqual(seqs("kept"));

@@ -43,8 +43,14 @@ END;`;
  */
 export const RECENT_ITEMS = 20_000;
 
-// Contentless with tombstone deletes: a row leaves by rowid alone, without the text it was indexed with, so
-// the insert trigger can drop the item RECENT_ITEMS seqs back (if any) and the index keeps its size.
+// Rows leave in ranges of this many: a delete from a contentless-delete FTS5 table cost ≈ 130 µs one row at a
+// time (ingest of 100 000 items 27 → 43 s of CPU) and ≈ 27 µs a row a thousand at a time (→ 34 s).
+const RECENT_TRIM = 1000;
+
+// Contentless, with tombstone deletes: a row leaves by rowid alone, without the text it was indexed with. The
+// index holds the items whose seq is above the floor, RECENT_ITEMS below the last multiple of RECENT_TRIM
+// inserted: the newest RECENT_ITEMS items and up to RECENT_TRIM - 1 more.
+const RECENT_FLOOR = `(SELECT max(seq) FROM items) / ${RECENT_TRIM} * ${RECENT_TRIM} - ${RECENT_ITEMS}`;
 const RECENT_FTS_DDL = `
 CREATE VIRTUAL TABLE IF NOT EXISTS items_fts_recent USING fts5(
   key, content, tags, thread, ns_token,
@@ -54,7 +60,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS items_fts_recent USING fts5(
 CREATE TRIGGER IF NOT EXISTS items_fts_recent_insert AFTER INSERT ON items BEGIN
   INSERT INTO items_fts_recent (rowid, key, content, tags, thread, ns_token)
   VALUES (new.seq, new.key, new.content, new.tags, new.thread, new.ns_token);
-  DELETE FROM items_fts_recent WHERE rowid = new.seq - ${RECENT_ITEMS};
+END;
+CREATE TRIGGER IF NOT EXISTS items_fts_recent_trim AFTER INSERT ON items WHEN new.seq % ${RECENT_TRIM} = 0 BEGIN
+  DELETE FROM items_fts_recent
+  WHERE rowid > new.seq - ${RECENT_ITEMS + RECENT_TRIM} AND rowid <= new.seq - ${RECENT_ITEMS};
 END;
 CREATE TRIGGER IF NOT EXISTS items_fts_recent_delete AFTER DELETE ON items BEGIN
   DELETE FROM items_fts_recent WHERE rowid = old.seq;
@@ -62,8 +71,7 @@ END;
 CREATE TRIGGER IF NOT EXISTS items_fts_recent_update AFTER UPDATE OF key, content, tags, thread, namespace ON items BEGIN
   DELETE FROM items_fts_recent WHERE rowid = old.seq;
   INSERT INTO items_fts_recent (rowid, key, content, tags, thread, ns_token)
-  SELECT new.seq, new.key, new.content, new.tags, new.thread, new.ns_token
-  WHERE new.seq > (SELECT max(seq) FROM items) - ${RECENT_ITEMS};
+  SELECT new.seq, new.key, new.content, new.tags, new.thread, new.ns_token WHERE new.seq > ${RECENT_FLOOR};
 END;`;
 
 // `seq` is the integer row id shared by the FTS and vector tables; `id` is the public identifier.
@@ -153,7 +161,7 @@ export function migrate(db: Database.Database): void {
     if (version > 0 && version < 5)
       db.exec(`INSERT INTO items_fts_recent (rowid, key, content, tags, thread, ns_token)
         SELECT seq, key, content, tags, thread, ns_token FROM items
-        WHERE seq > (SELECT max(seq) FROM items) - ${RECENT_ITEMS}`);
+        WHERE seq > ${RECENT_FLOOR}`);
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }
