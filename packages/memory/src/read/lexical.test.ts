@@ -37,46 +37,33 @@ function store(rows: Array<{ key: string; content: string; namespace?: string }>
   return { db: conn.reader, keys: (seqs: Array<{ seq: number }>) => seqs.map((s) => keyOf.get(s.seq)) };
 }
 
-/** Counts the rows each statement hands back to JavaScript. */
-function countRowsRead(db: Database.Database): number[] {
-  const counts: number[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    const stmt = prepare(sql);
-    const all = stmt.all.bind(stmt);
-    stmt.all = ((...args: unknown[]) => {
-      const rows = all(...args) as unknown[];
-      if (sql.includes("bm25(")) counts.push(rows.length);
-      return rows;
-    }) as typeof stmt.all;
-    return stmt;
-  }) as typeof db.prepare;
-  return counts;
-}
-
 interface Ran {
   match: string;
   /** Ranked only the newest matches. */
   windowed: boolean;
   /** Over the index of the newest items. */
   recent: boolean;
+  /** Rows handed back to JavaScript. */
+  rows: number;
 }
 
-/** The MATCH expression of each ranking statement run, and how it ranked. */
-function matchesRun(db: Database.Database): Ran[] {
+/** Each ranking statement run: its MATCH expression, how it ranked and how many rows it returned. */
+function rankingRuns(db: Database.Database): Ran[] {
   const runs: Ran[] = [];
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
     const stmt = prepare(sql);
     const all = stmt.all.bind(stmt);
     stmt.all = ((...args: unknown[]) => {
+      const rows = all(...args) as unknown[];
       if (sql.includes("bm25("))
         runs.push({
           match: String(args[0]),
           windowed: sql.includes("rowid DESC"),
           recent: sql.includes("items_fts_recent"),
+          rows: rows.length,
         });
-      return all(...args);
+      return rows;
     }) as typeof stmt.all;
     return stmt;
   }) as typeof db.prepare;
@@ -89,11 +76,11 @@ const common = (n: number) =>
 describe("lexical search", () => {
   it("lets SQLite rank and limit: only the k rows asked for come back", () => {
     const { db } = store(common(300));
-    const rowsRead = countRowsRead(db);
+    const ran = rankingRuns(db);
     const search = createLexicalSearch(db, createWordStats(db));
     expect(search("customer order", "global", 5)).toHaveLength(5);
     // One statement, whole words only: the prefix fallback did not run, and 5 of 300 matches were read.
-    expect(rowsRead).toEqual([5]);
+    expect(ran.map((r) => r.rows)).toEqual([5]);
   });
 
   it("falls back to prefixes only when whole words find too little", () => {
@@ -101,10 +88,10 @@ describe("lexical search", () => {
       { key: "Laminator", content: "The laminator pouches are in the cupboard." },
       { key: "Stationery", content: "Pens and tape: second cupboard on the left." },
     ]);
-    const rowsRead = countRowsRead(db);
+    const ran = rankingRuns(db);
     const search = createLexicalSearch(db, createWordStats(db));
     expect(keys(search("cupb", "global", 5)).sort()).toEqual(["Laminator", "Stationery"]);
-    expect(rowsRead).toEqual([0, 2]);
+    expect(ran.map((r) => r.rows)).toEqual([0, 2]);
   });
 
   it("does not let common words crowd a rare one out of a large store", () => {
@@ -125,7 +112,7 @@ describe("lexical search", () => {
       ...common(RANK_WINDOW + 200),
     ];
     const { db, keys } = store(rows);
-    const ran = matchesRun(db);
+    const ran = rankingRuns(db);
     const search = createLexicalSearch(db, createWordStats(db));
     const found = keys(search("customer order refund", "global", 4));
     expect(found.slice(0, 2).sort()).toEqual(["Order 4242 refund", "Refund note"]);
@@ -133,8 +120,8 @@ describe("lexical search", () => {
     expect(found.slice(2)).toEqual(["Order 200", "Order 201"]);
     // bm25 never scored every match of "customer" or "order": only the rare word's, then a window.
     expect(ran).toEqual([
-      { match: '"refund"', windowed: false, recent: false },
-      { match: '"customer" OR "order" OR "refund"', windowed: true, recent: false },
+      { match: '"refund"', windowed: false, recent: false, rows: 2 },
+      { match: '"customer" OR "order" OR "refund"', windowed: true, recent: false, rows: 4 },
     ]);
   });
 
@@ -152,10 +139,10 @@ describe("lexical search", () => {
 
   it("ranks the newest matches of common words over the index of the newest items, as the whole index would", () => {
     const { db, keys } = store(common(RECENT_ITEMS + 2_500));
-    const ran = matchesRun(db);
+    const ran = rankingRuns(db);
     const search = createLexicalSearch(db, createWordStats(db));
     const found = keys(search("customer order", "global", 10));
-    expect(ran).toEqual([{ match: '"customer" OR "order"', windowed: true, recent: true }]);
+    expect(ran).toEqual([{ match: '"customer" OR "order"', windowed: true, recent: true, rows: 10 }]);
     // The same window of the same items: identical rows tie on bm25 in either index and go by seq.
     const oldestInWindow = RECENT_ITEMS + 2_500 - RANK_WINDOW;
     expect(found).toEqual(Array.from({ length: 10 }, (_, i) => `Order ${oldestInWindow + i}`));
@@ -170,7 +157,7 @@ describe("lexical search", () => {
       ...common(RECENT_ITEMS),
     ];
     const { db, keys } = store(rows);
-    const ran = matchesRun(db);
+    const ran = rankingRuns(db);
     const search = createLexicalSearch(db, createWordStats(db));
     const found = keys(search("invoice paid", "global", 3));
     expect(ran.map((r) => r.recent)).toEqual([true, false]);

@@ -4,19 +4,28 @@ import { tempMemory } from "../__tests__/temp-memory";
 import { createHashingEmbedder } from "../embed/hashing";
 import { nsToken, RECENT_ITEMS } from "./schema";
 
+/** A file with one item in the default namespace and one in flow_a, closed again. */
+async function twoItemFile(embedder: ReturnType<typeof createHashingEmbedder>) {
+  const first = tempMemory({ embedder, vectorIndex: "exact" });
+  await first.ingest.addMany([
+    { key: "Refund policy", content: "Refunds over 200 need the owner's okay." },
+    { key: "Flow refund", content: "This flow refunds small orders.", namespace: "flow_a" },
+  ]);
+  first.close();
+  return first.file;
+}
+
+// What schema 5 added, gone again: the file as version 4 left it.
+const DROP_RECENT_INDEX = `DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_trim;
+  DROP TRIGGER items_fts_recent_delete; DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent;`;
+
 describe("schema upgrades", () => {
   it("re-indexes a version-3 file once: default-namespace rows lose their namespace token, others keep theirs", async () => {
     const embedder = createHashingEmbedder();
-    const first = tempMemory({ embedder, vectorIndex: "exact" });
-    await first.ingest.addMany([
-      { key: "Refund policy", content: "Refunds over 200 need the owner's okay." },
-      { key: "Flow refund", content: "This flow refunds small orders.", namespace: "flow_a" },
-    ]);
-    first.close();
+    const file = await twoItemFile(embedder);
     // Version 3 gave every row a token, the default namespace's too.
-    const raw = new Database(first.file);
-    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_trim; DROP TRIGGER items_fts_recent_delete;
-      DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent;
+    const raw = new Database(file);
+    raw.exec(`${DROP_RECENT_INDEX}
       DROP TRIGGER items_fts_insert; DROP TRIGGER items_fts_delete; DROP TRIGGER items_fts_update;
       DROP TABLE items_fts; ALTER TABLE items DROP COLUMN ns_token;
       ALTER TABLE items ADD COLUMN ns_token TEXT GENERATED ALWAYS AS ('n' || lower(hex(namespace))) VIRTUAL;
@@ -31,8 +40,8 @@ describe("schema upgrades", () => {
     expect(tokens(raw, "global")).toBe(1);
     raw.close();
 
-    const again = tempMemory({ embedder, vectorIndex: "exact", file: first.file });
-    const check = new Database(first.file, { readonly: true });
+    const again = tempMemory({ embedder, vectorIndex: "exact", file: file });
+    const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(5);
     expect(tokens(check, "global")).toBe(0);
     expect(tokens(check, "flow_a")).toBe(1);
@@ -45,7 +54,7 @@ describe("schema upgrades", () => {
 
     // Once: opening the upgraded file again leaves its full-text tables as they are.
     const root = () => {
-      const db = new Database(first.file, { readonly: true });
+      const db = new Database(file, { readonly: true });
       try {
         return db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'items_fts_data'").pluck().get();
       } finally {
@@ -53,24 +62,18 @@ describe("schema upgrades", () => {
       }
     };
     const before = root();
-    tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
+    tempMemory({ embedder, vectorIndex: "exact", file: file }).close();
     expect(root()).toBe(before);
   });
 
   it("fills the index of the newest items once when a version-4 file is opened", async () => {
     const embedder = createHashingEmbedder();
-    const first = tempMemory({ embedder, vectorIndex: "exact" });
-    await first.ingest.addMany([
-      { key: "Refund policy", content: "Refunds over 200 need the owner's okay." },
-      { key: "Flow refund", content: "This flow refunds small orders.", namespace: "flow_a" },
-    ]);
-    first.close();
-    const raw = new Database(first.file);
-    raw.exec(`DROP TRIGGER items_fts_recent_insert; DROP TRIGGER items_fts_recent_trim; DROP TRIGGER items_fts_recent_delete;
-      DROP TRIGGER items_fts_recent_update; DROP TABLE items_fts_recent; PRAGMA user_version = 4;`);
+    const file = await twoItemFile(embedder);
+    const raw = new Database(file);
+    raw.exec(`${DROP_RECENT_INDEX} PRAGMA user_version = 4;`);
     raw.close();
-    tempMemory({ embedder, vectorIndex: "exact", file: first.file }).close();
-    const check = new Database(first.file, { readonly: true });
+    tempMemory({ embedder, vectorIndex: "exact", file: file }).close();
+    const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(5);
     expect(
       check
