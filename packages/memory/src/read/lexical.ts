@@ -85,7 +85,7 @@ export function createLexicalSearch(
   const newest = statements("items_fts_recent");
 
   type Match = LexicalMatch & { n?: number };
-  const query = (
+  const rankIn = (
     index: typeof every,
     terms: string,
     unselective: boolean,
@@ -112,10 +112,10 @@ export function createLexicalSearch(
     const s = stats();
     let hits: Match[] | null = null;
     if (unselective && s.total > RECENT_ITEMS && postings * RECENT_ITEMS >= 2 * RANK_WINDOW * s.total) {
-      hits = query(newest, terms, true, namespace, k);
+      hits = rankIn(newest, terms, true, namespace, k);
       if ((hits[0]?.n ?? 0) < RANK_WINDOW) hits = null;
     }
-    hits ??= query(every, terms, unselective, namespace, k);
+    hits ??= rankIn(every, terms, unselective, namespace, k);
     return hits.map(({ seq, bm25 }): LexicalMatch => ({ seq, bm25 }));
   };
 
