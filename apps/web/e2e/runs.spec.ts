@@ -14,11 +14,13 @@ let upstream: Server;
 let upstreamUrl: string;
 const hits = { flaky: 0 };
 const aborted: string[] = [];
+/** Answers of /slow held until the test has seen the run mid-flight: a timer raced the page load on a slow machine. */
+const heldSlow: Array<() => void> = [];
 
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1500, height: 1000 } });
 
-/** A local API: /flaky fails twice then answers, /slow answers after 3 s, /hang never answers on its own. */
+/** A local API: /flaky fails twice then answers, /slow answers when the test releases it, /hang never answers on its own. */
 function handle(req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? "";
   // A response cut off before we ended it means the client aborted (the step saw the abort signal).
@@ -37,7 +39,7 @@ function handle(req: IncomingMessage, res: ServerResponse) {
     return;
   }
   if (url.startsWith("/slow")) {
-    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"slow":true}'), 3_000);
+    heldSlow.push(() => res.writeHead(200, { "content-type": "application/json" }).end('{"slow":true}'));
     return;
   }
   if (url.startsWith("/hang")) {
@@ -234,6 +236,8 @@ test("[2] a running run updates on the page without a reload", async ({ page }, 
   await shot(page, testInfo, "live-running");
   // The stream is authenticated like tRPC: no session, no events.
   expect((await fetch(`${server.url}/api/runs/${runId}/events`)).status).toBe(401);
+  await expect.poll(() => heldSlow.length).toBe(1);
+  heldSlow.shift()?.();
   await expect(node(page, "slow")).toHaveAttribute("data-status", "succeeded", { timeout: 10_000 });
   await expect(node(page, "after")).toHaveAttribute("data-status", "succeeded");
   await expect(page.getByTestId("run-status")).toHaveAttribute("data-status", "succeeded");
