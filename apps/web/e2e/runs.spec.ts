@@ -230,7 +230,7 @@ test("[2] a running run updates on the page without a reload", async ({ page }, 
   const { runId } = await startFlow("Slow upstream", definition);
   await page.goto(`${server.url}/runs/${runId}`);
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
-  await expect(node(page, "slow")).toHaveAttribute("data-status", "running", { timeout: 2_500 });
+  await expect(node(page, "slow")).toHaveAttribute("data-status", "running");
   await expect(page.getByTestId("live-mode")).toHaveAttribute("data-mode", "sse");
   await expect(node(page, "after")).toHaveAttribute("data-status", "pending");
   await shot(page, testInfo, "live-running");
