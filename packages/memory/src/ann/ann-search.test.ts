@@ -23,8 +23,8 @@ describe("the exact re-rank of ANN candidates", () => {
       const inSql = sqlRerank(db, () => {});
       expect(inSql).not.toBeNull();
       const bySeq = (xs: Array<{ seq: number; similarity: number }>) => [...xs].sort((a, b) => a.seq - b.seq);
-      const a = bySeq(inSql!(query!, "global", seqs));
-      const b = bySeq(jsRerank(db, "brute-force")(query!, "global", seqs));
+      const a = bySeq(inSql!(query!, "global", seqs, seqs.length));
+      const b = bySeq(jsRerank(db, "brute-force")(query!, "global", seqs, seqs.length));
       expect(a.map((x) => x.seq)).toEqual(b.map((x) => x.seq));
       expect(a).toHaveLength(45);
       a.forEach((x, i) => {
@@ -32,6 +32,14 @@ describe("the exact re-rank of ANN candidates", () => {
         expect(x.similarity).toBeCloseTo(b[i]!.similarity, 5);
       });
       expect(Math.max(...a.map((x) => x.similarity))).toBeGreaterThan(0.5);
+
+      // Keeping 5: the int8 copy picks them (among equal cosines, any), with the same exact cosines as above.
+      const sims = (xs: Array<{ similarity: number }>) => xs.map((x) => x.similarity).sort((x, y) => y - x);
+      const kept = inSql!(query!, "global", seqs, 5);
+      expect(kept).toHaveLength(5);
+      sims(kept).forEach((s, i) => {
+        expect(s).toBeCloseTo(sims(a)[i]!, 6);
+      });
     } finally {
       db.close();
     }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { fillVectorCodes } from "./vector-codes";
 import { resetVectorTable, type VectorBackend } from "./vectors";
 
 /**
@@ -32,6 +33,7 @@ export function moveVectors(
       "INSERT INTO items_vec (rowid, namespace, embedding) SELECT seq, namespace, embedding FROM items_vec_blob",
     );
     db.exec("DROP TABLE items_vec_blob");
+    db.exec("DROP TABLE IF EXISTS items_vec_q8");
     return db.prepare("SELECT count(*) FROM items_vec").pluck().get() as number;
   }
   db.exec("DROP TABLE IF EXISTS items_vec_blob");
@@ -43,5 +45,5 @@ export function moveVectors(
     "INSERT INTO items_vec_blob (seq, namespace, embedding) SELECT rowid, namespace, embedding FROM items_vec",
   );
   db.exec("DROP TABLE items_vec");
-  return db.prepare("SELECT count(*) FROM items_vec_blob").pluck().get() as number;
+  return fillVectorCodes(db);
 }

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { dot } from "../embed/embedder";
+import { createCodeWriter, resetVectorCodes } from "./vector-codes";
 
 export type VectorBackend = "sqlite-vec" | "brute-force";
 
@@ -28,6 +29,7 @@ export function resetVectorTable(db: Database.Database, backend: VectorBackend, 
   // A vec0 table can only be dropped with the extension loaded; a stale one is left for a later sqlite-vec run.
   if (backend === "sqlite-vec") db.exec("DROP TABLE IF EXISTS items_vec");
   db.exec("DROP TABLE IF EXISTS items_vec_blob");
+  db.exec("DROP TABLE IF EXISTS items_vec_q8");
   if (backend === "sqlite-vec") {
     db.exec(
       `CREATE VIRTUAL TABLE items_vec USING vec0(namespace text partition key, embedding float[${dimensions}] distance_metric=cosine)`,
@@ -37,6 +39,7 @@ export function resetVectorTable(db: Database.Database, backend: VectorBackend, 
       "CREATE TABLE items_vec_blob (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, embedding BLOB NOT NULL)",
     );
     db.exec("CREATE INDEX items_vec_blob_ns ON items_vec_blob (namespace)");
+    resetVectorCodes(db);
   }
 }
 
@@ -62,10 +65,16 @@ export function createVectorWriter(db: Database.Database, backend: VectorBackend
     "INSERT INTO items_vec_blob (seq, namespace, embedding) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET namespace = excluded.namespace, embedding = excluded.embedding",
   );
   const del = db.prepare("DELETE FROM items_vec_blob WHERE seq = ?");
+  const codes = createCodeWriter(db);
   return {
-    put: (seq, namespace, vector) =>
-      void put.run(seq, namespace, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)),
-    remove: (seq) => void del.run(seq),
+    put: (seq, namespace, vector) => {
+      put.run(seq, namespace, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
+      codes.put(seq, namespace, vector);
+    },
+    remove: (seq) => {
+      del.run(seq);
+      codes.remove(seq);
+    },
   };
 }
 
