@@ -1,5 +1,6 @@
 // Speed of the memory service at 100 000 items: ingest throughput, p50/p99 of each agent tool, peak RSS.
-// Run from the repo root: npx tsx bench/memory-speed.ts [items=100000] [queries per tool=300] [ANN-recall queries=200]
+// Run from the repo root: npx tsx bench/memory-speed.ts [items=100000] [queries per tool=300] [ANN-recall queries=200],
+// or bundled as production runs (peak RSS without the TypeScript loader): node bench/bundled.mjs bench/memory-speed.ts …
 // The ANN-recall queries each scan every vector exactly (for the truth), so use few at 1 000 000 items.
 // Items are generated and ingested 10 000 at a time, so the bench's own inputs don't inflate peak RSS.
 // MEMORY_PKG=<packages/memory folder> runs it against another checkout (say, main's), read-only.
@@ -13,10 +14,12 @@ import type * as MemoryPackage from "../packages/memory/src/index";
 import type { ItemInput } from "../packages/memory/src/index";
 import { pick, rand, sentence } from "./memory-text";
 
-const pkg = resolve(process.env.MEMORY_PKG ?? join(import.meta.dirname, "../packages/memory"));
-const { createMemoryTools, openMemory } = (await import(
-  pathToFileURL(join(pkg, "src/index.ts")).href
-)) as typeof MemoryPackage;
+// MEMORY_PKG measures another checkout's package (run under tsx then: it is imported as TypeScript).
+const { createMemoryTools, openMemory } = (
+  process.env.MEMORY_PKG
+    ? await import(pathToFileURL(join(resolve(process.env.MEMORY_PKG), "src/index.ts")).href)
+    : await import("../packages/memory/src/index")
+) as typeof MemoryPackage;
 
 const N = Number(process.argv[2] ?? 100_000);
 const ANN_QUERIES = Number(process.argv[4] ?? 200);

@@ -4,45 +4,16 @@
 // Third-party packages are not bundled; they are imported from where pnpm installed them. The result
 // is machine-local build output (absolute paths), like node_modules; bin/switchyard.mjs uses it only
 // while a hash of every input still matches (see dist-check.mjs).
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundleBanner, switchyardDistPlugin } from "./bundle-plugin.mjs";
 import { hashInputs } from "./dist-check.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pkg = path.resolve(here, "..");
 const repo = path.resolve(pkg, "../..");
-
-const plugin = {
-  name: "switchyard-dist",
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (
-        args.path.startsWith("@switchyard/") ||
-        args.path.startsWith("node:") ||
-        args.pluginData === "inner"
-      )
-        return;
-      const r = await b.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: "inner",
-      });
-      if (r.errors.length > 0 || !r.path.includes(`${path.sep}node_modules${path.sep}`)) return;
-      return { path: r.path, external: true };
-    });
-    // `import.meta.url` keeps meaning "this source file": assets, migrations and agents are found next to it.
-    b.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
-      return {
-        contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
-        loader: "ts",
-      };
-    });
-  },
-};
 
 const outdir = path.join(pkg, "dist");
 await mkdir(outdir, { recursive: true });
@@ -63,13 +34,10 @@ const result = await build({
   sourcemap: "linked",
   metafile: true,
   logLevel: "warning",
-  plugins: [plugin],
+  plugins: [switchyardDistPlugin],
   absWorkingDir: pkg,
   define: { "process.env.SWITCHYARD_BUNDLED": JSON.stringify("1") },
-  // Bundled CommonJS-style `require` calls need a require function in an ES module.
-  banner: {
-    js: "import { createRequire as __swCreateRequire } from 'node:module'; const require = __swCreateRequire(import.meta.url);",
-  },
+  banner: bundleBanner,
 });
 const inputs = Object.keys(result.metafile.inputs)
   .filter((f) => !f.includes("node_modules"))
