@@ -22,7 +22,7 @@ export const defaultAnnCandidates = (k: number) => Math.min(k * 40 + 400, Math.m
  * it ranks last rarely holds one. At 100 000 items (60 queries, bench/memory-ann-recall.ts' kind of store) re-ranking
  * 400 of 800 kept the exact top 10 found at 0.922 (all 800: 0.922) and took semantic queries from 11.4 to 8.4 ms; of
  * the exact top 50, 0.857 instead of 0.879. A graph holding fewer vectors than asked for returns them all, and all
- * are re-ranked, so a small store's result stays exact.
+ * are re-ranked.
  */
 export const defaultRerankCount = (k: number, candidates: number) =>
   Math.min(candidates, Math.max(8 * k, Math.ceil(candidates / 2)));
