@@ -69,16 +69,19 @@ export function sqlRerank(db: Database.Database, log: (line: string) => void): R
      WHERE seq IN (SELECT value FROM json_each(?)) AND +namespace = ?`,
   );
   const coarse = db.prepare(
-    `SELECT seq FROM items_vec_q8 WHERE seq IN (SELECT value FROM json_each(?)) AND +namespace = ?
-     ORDER BY vec_distance_cosine(vec_int8(q), vec_int8(?)), seq LIMIT ?`,
+    `SELECT seq, vec_distance_cosine(vec_int8(q), vec_int8(?)) AS distance FROM items_vec_q8
+     WHERE seq IN (SELECT value FROM json_each(?)) AND +namespace = ?`,
   );
   return (query, namespace, seqs, keep) => {
-    const best =
-      keep < seqs.length
-        ? (coarse
-            .pluck()
-            .all(JSON.stringify(seqs), namespace, codeBlob(quantizeInt8(query)), keep) as number[])
-        : seqs;
+    if (keep >= seqs.length) return exact.all(query, JSON.stringify(seqs), namespace) as VectorMatch[];
+    const scored = coarse.all(codeBlob(quantizeInt8(query)), JSON.stringify(seqs), namespace) as Array<{
+      seq: number;
+      distance: number;
+    }>;
+    const coded = new Set(scored.map((r) => r.seq));
+    scored.sort((a, b) => a.distance - b.distance || a.seq - b.seq);
+    // A candidate without a code (its vector written by a connection that does not keep them) is read exactly.
+    const best = [...scored.slice(0, keep).map((r) => r.seq), ...seqs.filter((seq) => !coded.has(seq))];
     return exact.all(query, JSON.stringify(best), namespace) as VectorMatch[];
   };
 }

@@ -1,6 +1,8 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
+import { sqlRerank } from "../ann/ann-search";
+import { createDefaultEmbedder } from "../embed/default";
 import { quantizeInt8 } from "./vector-codes";
 
 type Row = { seq: number; namespace: string; v: Buffer };
@@ -73,5 +75,38 @@ describe("the int8 copy of the stored vectors", () => {
     vec.close();
     tempMemory({ file: vec.file, vectorBackend: "brute-force" });
     expect(expectInStep(vec.file)).toBe(5);
+  });
+
+  it("loses a row's code when another writer changes or deletes its vector, and the re-rank reads that row exactly", async () => {
+    const m = tempMemory({ vectorBackend: "brute-force" });
+    await m.ingest.addMany(notes);
+    const raw = new Database(m.file);
+    const seqOf = (key: string) =>
+      raw.prepare("SELECT seq FROM items WHERE key = ?").pluck().get(key) as number;
+    const [target, source, gone] = [seqOf("note 0"), seqOf("note 1"), seqOf("note 2")];
+    // What a writer that keeps no codes (an older version of this package) does: only the float table changes.
+    raw
+      .prepare(
+        "UPDATE items_vec_blob SET embedding = (SELECT embedding FROM items_vec_blob WHERE seq = ?) WHERE seq = ?",
+      )
+      .run(source, target);
+    raw.prepare("DELETE FROM items_vec_blob WHERE seq = ?").run(gone);
+    const coded = raw.prepare("SELECT seq FROM items_vec_q8").pluck().all() as number[];
+    const candidates = raw.prepare("SELECT seq FROM items_vec_blob").pluck().all() as number[];
+    raw.close();
+    expect(coded).not.toContain(target);
+    expect(coded).not.toContain(gone);
+    expect(coded).toHaveLength(10);
+
+    const db = new Database(m.file, { readonly: true });
+    try {
+      const [query] = await createDefaultEmbedder().embed([notes[1]!.content]);
+      const found = sqlRerank(db, () => {})!(query!, "global", candidates, 1);
+      // Keeping 1: the best coded row (the source itself), plus the uncoded row, whose vector is now the same.
+      expect(found.map((r) => r.seq).sort((a, b) => a - b)).toEqual([target, source].sort((a, b) => a - b));
+      expect(found[0]!.similarity).toBeCloseTo(found[1]!.similarity, 6);
+    } finally {
+      db.close();
+    }
   });
 });

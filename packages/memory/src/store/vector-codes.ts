@@ -7,10 +7,22 @@ import type Database from "better-sqlite3";
 // the size: the pages a query needs are far more often already in memory. The float table stays the truth
 // (rebuilds, moves, the final scores).
 
-/** Creates the copy's table, empty (dropping an old one). */
+/**
+ * Creates the copy's table, empty (dropping an old one). Triggers on the float table drop a row's code whenever
+ * its vector changes or goes, whoever writes it: a connection that does not keep the copy (an older version of
+ * this package, the sqlite3 shell) leaves the row without a code, never with a stale one, and the re-rank reads
+ * rows without a code exactly. This package's writer writes the code after the vector, in the same transaction.
+ */
 export function resetVectorCodes(db: Database.Database): void {
-  db.exec("DROP TABLE IF EXISTS items_vec_q8");
-  db.exec("CREATE TABLE items_vec_q8 (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, q BLOB NOT NULL)");
+  db.exec(`
+    DROP TABLE IF EXISTS items_vec_q8;
+    CREATE TABLE items_vec_q8 (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, q BLOB NOT NULL);
+    CREATE TRIGGER IF NOT EXISTS items_vec_q8_stale AFTER UPDATE ON items_vec_blob BEGIN
+      DELETE FROM items_vec_q8 WHERE seq = old.seq;
+    END;
+    CREATE TRIGGER IF NOT EXISTS items_vec_q8_gone AFTER DELETE ON items_vec_blob BEGIN
+      DELETE FROM items_vec_q8 WHERE seq = old.seq;
+    END;`);
 }
 
 /**
@@ -28,17 +40,13 @@ export function quantizeInt8(v: Float32Array): Int8Array {
 
 export const codeBlob = (q: Int8Array) => Buffer.from(q.buffer, q.byteOffset, q.byteLength);
 
-/** Upsert and delete of one row of the copy; the caller writes the float table in the same transaction. */
+/** Writes one row's code, after its float vector was written (deletes follow by trigger). */
 export function createCodeWriter(db: Database.Database) {
   const put = db.prepare(
     "INSERT INTO items_vec_q8 (seq, namespace, q) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET namespace = excluded.namespace, q = excluded.q",
   );
-  const del = db.prepare("DELETE FROM items_vec_q8 WHERE seq = ?");
-  return {
-    put: (seq: number, namespace: string, vector: Float32Array) =>
-      void put.run(seq, namespace, codeBlob(quantizeInt8(vector))),
-    remove: (seq: number) => void del.run(seq),
-  };
+  return (seq: number, namespace: string, vector: Float32Array) =>
+    void put.run(seq, namespace, codeBlob(quantizeInt8(vector)));
 }
 
 /** Builds the copy from the float table (a store from before it, or vectors just moved there), in the caller's transaction. */

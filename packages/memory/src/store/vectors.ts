@@ -65,16 +65,13 @@ export function createVectorWriter(db: Database.Database, backend: VectorBackend
     "INSERT INTO items_vec_blob (seq, namespace, embedding) VALUES (?, ?, ?) ON CONFLICT (seq) DO UPDATE SET namespace = excluded.namespace, embedding = excluded.embedding",
   );
   const del = db.prepare("DELETE FROM items_vec_blob WHERE seq = ?");
-  const codes = createCodeWriter(db);
+  const putCode = createCodeWriter(db);
   return {
     put: (seq, namespace, vector) => {
       put.run(seq, namespace, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-      codes.put(seq, namespace, vector);
+      putCode(seq, namespace, vector);
     },
-    remove: (seq) => {
-      del.run(seq);
-      codes.remove(seq);
-    },
+    remove: (seq) => void del.run(seq),
   };
 }
 
