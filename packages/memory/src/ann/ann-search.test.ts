@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { createDefaultEmbedder } from "../embed/default";
 import type { AnnIndex } from "./ann-index";
-import { createAnnVectorSearch, jsRerank, sqlRerank } from "./ann-search";
+import { createAnnVectorSearch, EXACT_HEAD, jsRerank, sqlRerank } from "./ann-search";
 
 describe("the exact re-rank of ANN candidates", () => {
   it("gives the same cosines inside SQLite (sqlite-vec) as in JavaScript, and keeps to the namespace", async () => {
@@ -40,6 +40,13 @@ describe("the exact re-rank of ANN candidates", () => {
       sims(kept).forEach((s, i) => {
         expect(s).toBeCloseTo(sims(a)[i]!, 6);
       });
+      // Keeping 30: the first EXACT_HEAD read exactly, the rest keep their int8 cosine (within rounding).
+      const exactOf = new Map(a.map((x) => [x.seq, x.similarity]));
+      const kept30 = inSql!(query!, "global", seqs, 30);
+      expect(kept30).toHaveLength(30);
+      const gaps = kept30.map((x) => Math.abs(x.similarity - exactOf.get(x.seq)!));
+      expect(Math.max(...gaps)).toBeLessThan(0.005);
+      expect(gaps.filter((g) => g < 1e-6).length).toBeGreaterThanOrEqual(EXACT_HEAD);
     } finally {
       db.close();
     }
