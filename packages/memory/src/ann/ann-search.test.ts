@@ -84,6 +84,16 @@ describe("the exact re-rank of ANN candidates", () => {
       expect(top(32, 32)).not.toBe(best);
       // All 32 the graph held, of 40 asked for: all re-ranked, and the nearest found.
       expect(top(32, 40)).toBe(best);
+      // ... each by its exact cosine, deeper than the int8 step's exact head too: an exact scan's answer.
+      const twenty = createAnnVectorSearch(db, "brute-force", graph(32), () => 40)(query!, "global", 20);
+      const all = jsRerank(db, "brute-force")(query!, "global", order, order.length);
+      const scan = [...all].sort((a, b) => b.similarity - a.similarity || a.seq - b.seq).slice(0, 20);
+      // (sqlite-vec sums in float32, so equal cosines may tie-break apart: compare the cosines, in order.)
+      const exactOf = new Map(all.map((x) => [x.seq, x.similarity]));
+      twenty.forEach((x, i) => {
+        expect(x.similarity).toBeCloseTo(scan[i]!.similarity, 5);
+        expect(x.similarity).toBeCloseTo(exactOf.get(x.seq) ?? Number.NaN, 5);
+      });
     } finally {
       db.close();
     }

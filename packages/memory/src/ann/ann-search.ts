@@ -126,9 +126,12 @@ export function createAnnVectorSearch(
     const wanted = candidatesFor(k);
     const found = ann.search(query, namespace, wanted);
     if (found.length === 0) return [];
-    const seqs = found.length < wanted ? found : found.slice(0, rerankFor(k, wanted));
+    // A graph holding fewer than asked for is a small namespace: every vector it holds gets its exact cosine
+    // (cheap there), so the result is an exact scan's.
+    const full = found.length === wanted;
+    const seqs = full ? found.slice(0, rerankFor(k, wanted)) : found;
     // Ties by seq, so both re-rank paths give the same order.
-    return rerank(query, namespace, seqs, exactCount(k))
+    return rerank(query, namespace, seqs, full ? exactCount(k) : seqs.length)
       .sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)
       .slice(0, k);
   };
