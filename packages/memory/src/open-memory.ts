@@ -6,7 +6,7 @@ import { createMemoryIngest, type MemoryIngest } from "./ingest/ingest";
 import { createMemoryReader, type MemoryReader, type ReaderOptions } from "./read/reader";
 import { openStore } from "./store/database";
 import { createItemStore } from "./store/item-store";
-import { warmVectorCodes } from "./store/vector-codes";
+import { warmReadPages } from "./store/warm";
 import type { VectorBackend } from "./store/vectors";
 
 export type VectorIndexKind = "hnsw" | "exact";
@@ -76,13 +76,10 @@ export function openMemory(options: OpenMemoryOptions): MemoryService {
     // Load the snapshot, or rebuild from the stored vectors, now rather than on the first query.
     ann?.catchUp(conn.writer);
     ann?.persist(conn.writer);
-    if (ann && conn.backend === "brute-force") {
-      const started = performance.now();
-      const { rows, bytes } = warmVectorCodes(conn.reader);
-      const ms = Math.round(performance.now() - started);
-      if (ms >= 100)
-        log(`memory: read the int8 copy of ${rows} vectors (${Math.round(bytes / 2 ** 20)} MB) in ${ms} ms`);
-    }
+    const started = performance.now();
+    const { bytes } = warmReadPages(conn.reader);
+    const ms = Math.round(performance.now() - started);
+    if (ms >= 100) log(`memory: read the search indexes (${Math.round(bytes / 2 ** 20)} MB) in ${ms} ms`);
   } catch (err) {
     conn.reader.close();
     conn.writer.close();

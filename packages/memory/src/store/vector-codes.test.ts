@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { tempMemory } from "../__tests__/temp-memory";
 import { sqlRerank } from "../ann/ann-search";
 import { createDefaultEmbedder } from "../embed/default";
-import { quantizeInt8, warmVectorCodes } from "./vector-codes";
+import { quantizeInt8 } from "./vector-codes";
 
 type Row = { seq: number; namespace: string; v: Buffer };
 
@@ -43,19 +43,6 @@ describe("the int8 copy of the stored vectors", () => {
   it("scales each vector so its largest coordinate is ±127", () => {
     expect(Array.from(quantizeInt8(new Float32Array([0.5, -0.2, 0.001, 0])))).toEqual([127, -51, 0, 0]);
     expect(Array.from(quantizeInt8(new Float32Array([0, 0])))).toEqual([0, 0]);
-  });
-
-  it("is read whole when warmed for the page cache: every row's bytes", async () => {
-    const m = tempMemory({ vectorBackend: "brute-force" });
-    await m.ingest.addMany(notes);
-    const db = new Database(m.file, { readonly: true });
-    try {
-      const dims =
-        (db.prepare("SELECT length(embedding) FROM items_vec_blob LIMIT 1").pluck().get() as number) / 4;
-      expect(warmVectorCodes(db)).toEqual({ rows: 12, bytes: 12 * dims });
-    } finally {
-      db.close();
-    }
   });
 
   it("follows inserts, edits, moves between namespaces and deletes", async () => {

@@ -69,20 +69,3 @@ export function fillVectorCodes(db: Database.Database): number {
 
 export const hasVectorCodes = (db: Database.Database) =>
   db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items_vec_q8'").pluck().get() === 1;
-
-/**
- * Reads every code once, in table order, so the OS holds the copy in its page cache before the first query: a
- * fresh process on a store whose pages had left the cache read them one random page at a time instead, and
- * `memory_recall`'s first 300 queries at 1 000 000 items took 21.6 / 50.9 ms (p50 / p99) instead of 4.6 / 15.8
- * (probe after dropping the page cache; the sequential read took 0.3–1 s). Process memory is not touched:
- * SQLite reads through its own small cache into the OS's, which may let the pages go again under pressure.
- */
-export function warmVectorCodes(db: Database.Database): { rows: number; bytes: number } {
-  const r = db
-    .prepare("SELECT count(*) AS rows, coalesce(sum(length(q)), 0) AS bytes FROM items_vec_q8")
-    .get() as {
-    rows: number;
-    bytes: number;
-  };
-  return r;
-}
