@@ -139,6 +139,8 @@ export function migrate(db: Database.Database): void {
       `memory database schema ${version} is newer than this build understands (${SCHEMA_VERSION})`,
     );
   }
+  // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits out another process's set-up in the busy
+  // handler. A deferred transaction that has read first gets "database is locked" at once when it tries to write.
   db.transaction(() => {
     // Version 1 had no namespace column in the full-text index, versions 2 and 3 gave the default
     // namespace a token too: (re)create the column and re-index (once).
@@ -163,7 +165,7 @@ export function migrate(db: Database.Database): void {
         SELECT seq, key, content, tags, thread, ns_token FROM items
         WHERE seq > ${RECENT_FLOOR}`);
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  }).immediate();
 }
 
 export function getMeta(db: Database.Database, key: string): string | null {

@@ -5,7 +5,7 @@ import type Database from "better-sqlite3";
 // 1 000 000 items it is 1.9 GB, and reading 400 candidates from it is 400 random page reads that a cold or
 // crowded page cache answers from disk. Here a row is ≈ 490 bytes, eight to a page, and the table a quarter
 // the size: the pages a query needs are far more often already in memory. The float table stays the truth
-// (rebuilds, moves, the final scores).
+// (rebuilds, moves, the exact scores of the nearest candidates).
 
 /**
  * Creates the copy's table, empty (dropping an old one). Triggers on the float table drop a row's code whenever
