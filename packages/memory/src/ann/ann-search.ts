@@ -38,8 +38,8 @@ export const exactCount = (k: number) => k + Math.ceil(k / 2);
 /**
  * Of those, how many at most are read from the float table: each is a random read of a 1.9 KB row, and at
  * 1 000 000 items that table (1.9 GB) is the part of the file least often in the page cache. A 50-deep search
- * pool read 75 rows a query, and with only the float table's pages cold semantic queries took 12 ms at p50
- * instead of 5.6 (probe over the speed bench's store). Below the head the int8 cosine stands (within ≈ 0.002);
+ * pool read 75 rows a query: with the int8 copy's pages cached and the float table's not, semantic queries took
+ * 11–13 ms at p50, with both cached 5.6 (probe over the speed bench's store). Below the head the int8 cosine stands (within ≈ 0.002);
  * `memory_recall`'s 5 results (8 kept) are all exact, and a search pool is re-ranked word by word anyway.
  */
 export const EXACT_HEAD = 16;
