@@ -77,7 +77,7 @@ describe("the int8 copy of the stored vectors", () => {
     expect(expectInStep(vec.file)).toBe(5);
   });
 
-  it("loses a row's code when another writer changes or deletes its vector, and the re-rank reads that row exactly", async () => {
+  it("loses a row's code when another writer changes or deletes its vector; the re-rank reads that row exactly and the next start writes its code", async () => {
     const m = tempMemory({ vectorBackend: "brute-force" });
     await m.ingest.addMany(notes);
     const raw = new Database(m.file);
@@ -108,5 +108,9 @@ describe("the int8 copy of the stored vectors", () => {
     } finally {
       db.close();
     }
+    // The next start writes the missing code, from the vector as it is now.
+    const reopened = tempMemory({ file: m.file, vectorBackend: "brute-force" });
+    expect(reopened.logs).toContain("memory: wrote the int8 code of 1 vector stored without one");
+    expect(expectInStep(m.file)).toBe(11);
   });
 });

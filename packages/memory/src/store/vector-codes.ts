@@ -52,6 +52,14 @@ export function createCodeWriter(db: Database.Database) {
 /** Builds the copy from the float table (a store from before it, or vectors just moved there), in the caller's transaction. */
 export function fillVectorCodes(db: Database.Database): number {
   resetVectorCodes(db);
+  return writeMissingCodes(db);
+}
+
+/**
+ * Writes the codes of vectors that have none: all of them after `resetVectorCodes`, or those another writer stored
+ * without one (see the triggers). In the caller's transaction; returns how many.
+ */
+export function writeMissingCodes(db: Database.Database): number {
   // A function of this connection only, used by this one statement (no trigger names it, so another
   // connection never needs it).
   db.function("switchyard_quantize_int8", (blob: unknown) => {
@@ -62,7 +70,8 @@ export function fillVectorCodes(db: Database.Database): number {
   });
   return db
     .prepare(
-      "INSERT INTO items_vec_q8 (seq, namespace, q) SELECT seq, namespace, switchyard_quantize_int8(embedding) FROM items_vec_blob",
+      `INSERT INTO items_vec_q8 (seq, namespace, q) SELECT seq, namespace, switchyard_quantize_int8(embedding)
+       FROM items_vec_blob v WHERE NOT EXISTS (SELECT 1 FROM items_vec_q8 c WHERE c.seq = v.seq)`,
     )
     .run().changes;
 }

@@ -22,7 +22,7 @@ describe("warming a store's read pages", () => {
       expect(sum("SELECT sum(length(q)) FROM items_vec_q8")).toBe(
         sum("SELECT sum(length(embedding)) / 4 FROM items_vec_blob"),
       );
-      expect(warmReadPages(db)).toEqual({ bytes: expected });
+      expect(warmReadPages(db)).toEqual({ bytes: expected, codes: 12 });
     } finally {
       db.close();
     }
