@@ -6,8 +6,6 @@ import { createMemoryIngest, type MemoryIngest } from "./ingest/ingest";
 import { createMemoryReader, type MemoryReader, type ReaderOptions } from "./read/reader";
 import { openStore } from "./store/database";
 import { createItemStore } from "./store/item-store";
-import { writeMissingCodes } from "./store/vector-codes";
-import { warmReadPages } from "./store/warm";
 import type { VectorBackend } from "./store/vectors";
 
 export type VectorIndexKind = "hnsw" | "exact";
@@ -77,19 +75,6 @@ export function openMemory(options: OpenMemoryOptions): MemoryService {
     // Load the snapshot, or rebuild from the stored vectors, now rather than on the first query.
     ann?.catchUp(conn.writer);
     ann?.persist(conn.writer);
-    const started = performance.now();
-    const { bytes, codes } = warmReadPages(conn.reader);
-    const ms = Math.round(performance.now() - started);
-    if (ms >= 100) log(`memory: read the search indexes (${Math.round(bytes / 2 ** 20)} MB) in ${ms} ms`);
-    // Vectors stored by a writer that keeps no int8 codes (an older version) are re-ranked from the floats until
-    // they have one: write them now. Counting the vectors reads only their namespace index.
-    if (
-      codes !== null &&
-      (conn.reader.prepare("SELECT count(*) FROM items_vec_blob").pluck().get() as number) > codes
-    ) {
-      const n = conn.writer.transaction(() => writeMissingCodes(conn.writer)).immediate();
-      if (n > 0) log(`memory: wrote the int8 code of ${n} vector${n === 1 ? "" : "s"} stored without one`);
-    }
   } catch (err) {
     conn.reader.close();
     conn.writer.close();

@@ -64,9 +64,11 @@ describe("the int8 copy of the stored vectors", () => {
     raw.exec("DROP TABLE items_vec_q8");
     raw.close();
     const reopened = tempMemory({ file: first.file, vectorBackend: "brute-force" });
-    expect(reopened.logs.some((l) => /^memory: built the int8 copy of 12 vectors in \d+ ms$/.test(l))).toBe(
-      true,
-    );
+    expect(
+      reopened.logs.some((l) =>
+        /^memory: wrote the int8 code of 12 vectors stored without one in \d+ ms$/.test(l),
+      ),
+    ).toBe(true);
     expect(expectInStep(first.file)).toBe(12);
 
     const vec = tempMemory({ vectorIndex: "exact" });
@@ -110,7 +112,11 @@ describe("the int8 copy of the stored vectors", () => {
     }
     // The next start writes the missing code, from the vector as it is now.
     const reopened = tempMemory({ file: m.file, vectorBackend: "brute-force" });
-    expect(reopened.logs).toContain("memory: wrote the int8 code of 1 vector stored without one");
+    expect(
+      reopened.logs.some((l) =>
+        /^memory: wrote the int8 code of 1 vector stored without one in \d+ ms$/.test(l),
+      ),
+    ).toBe(true);
     expect(expectInStep(m.file)).toBe(11);
   });
 });

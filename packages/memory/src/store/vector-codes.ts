@@ -8,15 +8,15 @@ import type Database from "better-sqlite3";
 // (rebuilds, moves, the exact scores of the nearest candidates).
 
 /**
- * Creates the copy's table, empty (dropping an old one). Triggers on the float table drop a row's code whenever
- * its vector changes or goes, whoever writes it: a connection that does not keep the copy (an older version of
- * this package, the sqlite3 shell) leaves the row without a code, never with a stale one, and the re-rank reads
- * rows without a code exactly. This package's writer writes the code after the vector, in the same transaction.
+ * Creates the copy's table if it is missing. Triggers on the float table drop a row's code whenever its vector
+ * changes or goes, whoever writes it: a connection that does not keep the copy (an older version of this package,
+ * the sqlite3 shell) leaves the row without a code, never with a stale one; the re-rank reads rows without a code
+ * exactly, and the next open writes their codes (store/database.ts). This package's writer writes the code after
+ * the vector, in the same transaction.
  */
-export function resetVectorCodes(db: Database.Database): void {
+export function createVectorCodes(db: Database.Database): void {
   db.exec(`
-    DROP TABLE IF EXISTS items_vec_q8;
-    CREATE TABLE items_vec_q8 (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, q BLOB NOT NULL);
+    CREATE TABLE IF NOT EXISTS items_vec_q8 (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, q BLOB NOT NULL);
     CREATE TRIGGER IF NOT EXISTS items_vec_q8_stale AFTER UPDATE ON items_vec_blob BEGIN
       DELETE FROM items_vec_q8 WHERE seq = old.seq;
     END;
@@ -49,15 +49,9 @@ export function createCodeWriter(db: Database.Database) {
     void put.run(seq, namespace, codeBlob(quantizeInt8(vector)));
 }
 
-/** Builds the copy from the float table (a store from before it, or vectors just moved there), in the caller's transaction. */
-export function fillVectorCodes(db: Database.Database): number {
-  resetVectorCodes(db);
-  return writeMissingCodes(db);
-}
-
 /**
- * Writes the codes of vectors that have none: all of them after `resetVectorCodes`, or those another writer stored
- * without one (see the triggers). In the caller's transaction; returns how many.
+ * Writes the codes of vectors that have none: all of them in a store from before the copy, or those another writer
+ * stored without one (see the triggers). In the caller's transaction; returns how many.
  */
 export function writeMissingCodes(db: Database.Database): number {
   // A function of this connection only, used by this one statement (no trigger names it, so another
@@ -75,6 +69,3 @@ export function writeMissingCodes(db: Database.Database): number {
     )
     .run().changes;
 }
-
-export const hasVectorCodes = (db: Database.Database) =>
-  db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'items_vec_q8'").pluck().get() === 1;

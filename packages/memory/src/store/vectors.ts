@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { dot } from "../embed/embedder";
-import { createCodeWriter, resetVectorCodes } from "./vector-codes";
+import { createCodeWriter } from "./vector-codes";
 
 export type VectorBackend = "sqlite-vec" | "brute-force";
 
@@ -29,6 +29,7 @@ export function resetVectorTable(db: Database.Database, backend: VectorBackend, 
   // A vec0 table can only be dropped with the extension loaded; a stale one is left for a later sqlite-vec run.
   if (backend === "sqlite-vec") db.exec("DROP TABLE IF EXISTS items_vec");
   db.exec("DROP TABLE IF EXISTS items_vec_blob");
+  // The int8 copy (store/vector-codes.ts) is made again by openStore for the new table's vectors.
   db.exec("DROP TABLE IF EXISTS items_vec_q8");
   if (backend === "sqlite-vec") {
     db.exec(
@@ -39,7 +40,6 @@ export function resetVectorTable(db: Database.Database, backend: VectorBackend, 
       "CREATE TABLE items_vec_blob (seq INTEGER PRIMARY KEY, namespace TEXT NOT NULL, embedding BLOB NOT NULL)",
     );
     db.exec("CREATE INDEX items_vec_blob_ns ON items_vec_blob (namespace)");
-    resetVectorCodes(db);
   }
 }
 
