@@ -1,4 +1,4 @@
-// How much of the exact top k the HNSW path returns, for a few candidate counts, on the speed bench's kind of
+// How much of the exact top k the ANN path returns, for a few candidate counts, on the speed bench's kind of
 // items (random draws from a small vocabulary: thousands of near-ties, a hard case for any ANN index).
 // The truth is an exact scan of the same vectors. Recall does not depend on the machine's load.
 // Run from the repo root: npx tsx bench/memory-ann-recall.ts [items=100000] [queries=60] [k=10]
@@ -31,7 +31,7 @@ try {
   }
   seedStore.close();
   const queries = Array.from({ length: QUERIES }, () => sentence(1 + Math.floor(rand() * 4)));
-  // Same file, same vector table: the exact scan reads the very vectors the graph was built from.
+  // Same file, same vector table: the exact scan reads the very vectors the index was built from.
   const exact = openMemory({
     file,
     log: () => {},

@@ -1,5 +1,5 @@
 import { type AnnIndex, createAnnIndex } from "./ann/ann-index";
-import { type HnswFactory, loadUsearch } from "./ann/usearch";
+import { loadUsearch } from "./ann/usearch";
 import { createDefaultEmbedder } from "./embed/default";
 import type { Embedder } from "./embed/embedder";
 import { createMemoryIngest, type MemoryIngest } from "./ingest/ingest";
@@ -8,7 +8,7 @@ import { openStore } from "./store/database";
 import { createItemStore } from "./store/item-store";
 import type { VectorBackend } from "./store/vectors";
 
-export type VectorIndexKind = "hnsw" | "exact";
+export type VectorIndexKind = "ann" | "exact";
 
 export interface OpenMemoryOptions extends ReaderOptions {
   /** Path of the memory database, e.g. `<dataDir>/memory.db` (created if missing). */
@@ -16,13 +16,14 @@ export interface OpenMemoryOptions extends ReaderOptions {
   /** Defaults to the local word-vector + hashing blend (no network, no model; see README). */
   embedder?: Embedder;
   /**
-   * Where vectors are stored: `brute-force` is a plain BLOB table (the default with the HNSW index),
+   * Where vectors are stored: `brute-force` is a plain BLOB table (the default with the ANN index),
    * `sqlite-vec` a vec0 table (the default for `vectorIndex: "exact"`: its scan is native).
    */
   vectorBackend?: "auto" | VectorBackend;
   /**
-   * `hnsw` (default): approximate nearest neighbours through usearch, snapshot in `<file>.ann/`, falling
-   * back to `exact` with a log line when the native module cannot load. `exact` scans every vector.
+   * `ann` (default): approximate nearest neighbours (src/ann: a scan of sign bits, or usearch's HNSW graph for
+   * an embedder of fewer than 257 dimensions), snapshot in `<file>.ann/`, falling back to `exact` with a log
+   * line when that graph is needed and usearch's native module cannot load. `exact` scans every vector.
    */
   vectorIndex?: VectorIndexKind;
   log?: (line: string) => void;
@@ -40,37 +41,29 @@ export interface MemoryService {
   close(): void;
 }
 
-function loadHnsw(options: OpenMemoryOptions, log: (line: string) => void): HnswFactory | null {
-  if (options.vectorIndex === "exact") return null;
-  const usearch = loadUsearch();
-  if ("error" in usearch) {
-    log(`memory: usearch could not be loaded (${usearch.error}); semantic search scans every vector`);
-    return null;
-  }
-  return usearch.factory;
-}
-
 export function openMemory(options: OpenMemoryOptions): MemoryService {
   const embedder = options.embedder ?? createDefaultEmbedder();
   const log = options.log ?? ((line: string) => console.warn(line));
-  const hnsw = loadHnsw(options, log);
   // The ANN index re-ranks its candidates with exact vectors read by seq: a plain BLOB table answers
   // those reads in microseconds, sqlite-vec's chunked table in about a millisecond. The default does not
-  // depend on whether usearch loaded, so two processes on one file (one of them bundled, say) never
+  // depend on whether usearch loads, so two processes on one file (one of them bundled, say) never
   // move the vectors back and forth between tables.
   const vectorBackend = options.vectorBackend ?? (options.vectorIndex === "exact" ? "auto" : "brute-force");
   const conn = openStore({ file: options.file, embedder, vectorBackend, log });
   let ann: AnnIndex | null = null;
   try {
-    if (hnsw) {
-      const dir = `${options.file}.ann`;
+    if (options.vectorIndex !== "exact") {
+      // Found now, loaded only when a graph is made (an embedder of fewer than 257 dimensions).
+      const usearch = loadUsearch();
       ann = createAnnIndex({
-        dir,
+        dir: `${options.file}.ann`,
         backend: conn.backend,
         dimensions: embedder.dimensions,
-        factory: hnsw,
+        hnsw: "error" in usearch ? null : usearch.factory,
         log,
       });
+      if (!ann && "error" in usearch)
+        log(`memory: usearch could not be loaded (${usearch.error}); semantic search scans every vector`);
     }
     // Load the snapshot, or rebuild from the stored vectors, now rather than on the first query.
     ann?.catchUp(conn.writer);
@@ -96,7 +89,7 @@ export function openMemory(options: OpenMemoryOptions): MemoryService {
     reader: createMemoryReader(conn.reader, conn.backend, embedder, { ...options, log }, ann),
     ingest: createMemoryIngest(conn.writer, store),
     vectorBackend: conn.backend,
-    vectorIndex: ann ? "hnsw" : "exact",
+    vectorIndex: ann ? "ann" : "exact",
     pendingEmbeddings: conn.pendingEmbeddings,
     close() {
       if (closed) return;

@@ -6,7 +6,6 @@ import { createHashingEmbedder } from "../embed/hashing";
 import { openStore } from "../store/database";
 import { createItemStore } from "../store/item-store";
 import { createAnnIndex } from "./ann-index";
-import { loadUsearch } from "./usearch";
 
 const notes = [
   { key: "Payroll", content: "Payroll runs in Gusto every other Friday." },
@@ -20,8 +19,6 @@ const semanticKeys = async (m: ReturnType<typeof tempMemory>, query: string, nam
 
 /** A store with the index wired by hand, so the test can look at the index itself. */
 function storeWithIndex() {
-  const usearch = loadUsearch();
-  if ("error" in usearch) throw new Error(usearch.error);
   const embedder = createHashingEmbedder();
   const file = join(tempDir(), "memory.db");
   const conn = openStore({ file, embedder, vectorBackend: "brute-force", log: () => {} });
@@ -29,9 +26,9 @@ function storeWithIndex() {
     dir: `${file}.ann`,
     backend: conn.backend,
     dimensions: embedder.dimensions,
-    factory: usearch.factory,
+    hnsw: null,
     log: () => {},
-  });
+  })!;
   const store = createItemStore(
     conn.writer,
     conn.backend,
@@ -46,18 +43,18 @@ function storeWithIndex() {
   return { conn, ann, store, embedder, close };
 }
 
-describe("HNSW vector index", () => {
+describe("ANN vector index", () => {
   it("is the default and finds what exact search finds on a small store", async () => {
-    const hnsw = tempMemory();
+    const ann = tempMemory();
     const exact = tempMemory({ vectorIndex: "exact" });
-    expect(hnsw.vectorIndex).toBe("hnsw");
+    expect(ann.vectorIndex).toBe("ann");
     expect(exact.vectorIndex).toBe("exact");
-    for (const m of [hnsw, exact]) await m.ingest.addMany(notes);
-    const scored = async (m: typeof hnsw) =>
+    for (const m of [ann, exact]) await m.ingest.addMany(notes);
+    const scored = async (m: typeof ann) =>
       (await m.reader.search("friday payroll", { namespace: "global", mode: "semantic", limit: 4 })).map(
         (h) => [h.item.key, h.score.toFixed(4)],
       );
-    expect(await scored(hnsw)).toEqual(await scored(exact));
+    expect(await scored(ann)).toEqual(await scored(exact));
   });
 
   it("keeps in step with add, edit, namespace moves and delete", async () => {
@@ -152,7 +149,7 @@ describe("HNSW vector index", () => {
     await first.ingest.addMany(notes);
     first.close();
     const dir = `${first.file}.ann`;
-    const graph = readdirSync(dir).find((f) => f.endsWith(".usearch"))!;
+    const graph = readdirSync(dir).find((f) => f.endsWith(".index"))!;
     const bytes = readFileSync(join(dir, graph));
     writeFileSync(join(dir, graph), bytes.subarray(0, Math.floor(bytes.length / 3)));
     const again = tempMemory({ file: first.file, embedder: createHashingEmbedder() });
@@ -187,10 +184,10 @@ describe("HNSW vector index", () => {
       [384, "srht512of384|b1ham"],
       [64, "srht64of64|i8ip"],
     ] as const) {
-      const hnsw = tempMemory({ embedder: createHashingEmbedder({ dimensions }) });
+      const ann = tempMemory({ embedder: createHashingEmbedder({ dimensions }) });
       const exact = tempMemory({ embedder: createHashingEmbedder({ dimensions }), vectorIndex: "exact" });
-      for (const m of [hnsw, exact]) await m.ingest.addMany(notes);
-      const scored = async (m: typeof hnsw) =>
+      for (const m of [ann, exact]) await m.ingest.addMany(notes);
+      const scored = async (m: typeof ann) =>
         (
           await m.reader.search("paper delivery thursday", {
             namespace: "global",
@@ -198,19 +195,19 @@ describe("HNSW vector index", () => {
             limit: 4,
           })
         ).map((h) => [h.item.key, h.score.toFixed(4)]);
-      expect(await scored(hnsw)).toEqual(await scored(exact));
-      hnsw.close();
-      expect(signatureOf(hnsw.file)).toContain(graph);
+      expect(await scored(ann)).toEqual(await scored(exact));
+      ann.close();
+      expect(signatureOf(ann.file)).toContain(graph);
     }
   });
 
-  it("rebuilds a snapshot made with other graph settings (an int8 graph from before the binary one)", async () => {
+  it("rebuilds a snapshot made with other settings (a usearch graph from before the bit scan)", async () => {
     const first = tempMemory({ embedder: createHashingEmbedder() });
     await first.ingest.addMany(notes);
     first.close();
     const manifest = join(`${first.file}.ann`, "manifest.json");
     const m = JSON.parse(readFileSync(manifest, "utf8"));
-    writeFileSync(manifest, JSON.stringify({ ...m, signature: m.signature.replace("b1ham", "i8ip") }));
+    writeFileSync(manifest, JSON.stringify({ ...m, signature: m.signature.replace("bitscan1", "usearch2") }));
     const again = tempMemory({ file: first.file, embedder: createHashingEmbedder() });
     expect(again.logs).toContain(
       "memory: vector index snapshot unusable (made with other settings); rebuilding it from the database",

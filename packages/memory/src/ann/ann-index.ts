@@ -1,19 +1,18 @@
 import type Database from "better-sqlite3";
 import { createVectorRows, type VectorRows } from "../store/vector-rows";
 import type { VectorBackend } from "../store/vectors";
+import { createBitScanIndex, SCAN_BITS } from "./bit-scan";
+import type { NeighbourIndex } from "./neighbour-index";
 import { createProjection } from "./projection";
 import { loadSnapshot, saveSnapshot } from "./snapshot";
-import type { HnswFactory, HnswIndex } from "./usearch";
+import type { HnswFactory } from "./usearch";
 
-// The graph holds 512 sign bits per vector (SimHash over the projection): ≈ 200 bytes per item with its
-// degree-16 links, so 1 000 000 items take ≈ 200 MB (192 int8 coordinates took ≈ 325 bytes), for less of the
-// exact top 10 after the re-rank of 800 candidates: 0.02 less at 100 000 items, 0.05 at 1 000 000 (see
-// ann-search.ts). An embedder of fewer than 257 dimensions has too few coordinates for good bits; its graph
-// keeps int8 coordinates of the (then exact) transform, up to 192 of them (96 found only 0.60 of the exact
-// top 5 at 100 000 items). Degree 16: 12 and 8 lost 0.05 and 0.15 of the exact top 10 with binary codes.
-// expansion_add 32 (not 64) halves the CPU an insert costs, which dominates ingest.
+// An embedder of 257 dimensions or more gets 512 sign bits per vector (SimHash over the projection), scanned
+// exactly (bit-scan.ts): 64 bytes per item. One of fewer dimensions has too few coordinates for good bits; it
+// keeps a usearch HNSW graph over int8 coordinates of the (then exact) transform, up to 192 of them (96 found
+// only 0.60 of the exact top 5 at 100 000 items). Degree 16; expansion_add 32 (not 64) halves the CPU an insert
+// costs, which dominates ingest.
 const GRAPH = { connectivity: 16, expansionAdd: 32, expansionSearch: 256 };
-const BITS = 512;
 const INT8_COORDINATES = 192;
 const REPLAY_BATCH = 5000;
 
@@ -23,13 +22,14 @@ export interface AnnIndexOptions {
   backend: VectorBackend;
   /** Dimensions of the stored vectors (the embedder's). */
   dimensions: number;
-  factory: HnswFactory;
+  /** usearch, for embedders of fewer than 257 dimensions; null when it did not load. */
+  hnsw: HnswFactory | null;
   log: (line: string) => void;
 }
 
 /**
- * Approximate nearest neighbours over the stored vectors: one usearch HNSW graph per namespace, built
- * from a fixed projection of the vectors (see projection.ts). It is derived data: SQLite's vectors are
+ * Approximate nearest neighbours over the stored vectors: one index per namespace (a scan of sign bits, or a
+ * usearch HNSW graph for small embedders), built from a fixed projection of the vectors (see projection.ts). It is derived data: SQLite's vectors are
  * the truth and `vector_changes` says what changed, so `catchUp` brings the graphs in step with any
  * connection — this process's writes, another process's, or a crash that came before a snapshot.
  */
@@ -47,7 +47,7 @@ export interface AnnIndex {
 interface State {
   epoch: string;
   watermark: number;
-  indexes: Map<string, HnswIndex>;
+  indexes: Map<string, NeighbourIndex>;
   /** Changes applied since the last snapshot. */
   unsaved: number;
 }
@@ -59,12 +59,23 @@ interface Source {
   rows: VectorRows;
 }
 
-export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
-  const wide = createProjection(options.dimensions, BITS);
-  const code = wide.dimensions === BITS ? "b1" : "i8";
-  const projection = code === "b1" ? wide : createProjection(options.dimensions, INT8_COORDINATES);
-  const signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|${code === "b1" ? "b1ham" : "i8ip"}|M${GRAPH.connectivity}`;
-  const newIndex = () => options.factory({ ...GRAPH, code, dimensions: projection.dimensions });
+/** The index for vectors of `dimensions`; null when that needs usearch's graph and `hnsw` is null. */
+export function createAnnIndex(options: AnnIndexOptions): AnnIndex | null {
+  const wide = createProjection(options.dimensions, SCAN_BITS);
+  const hnsw = options.hnsw;
+  let signature: string;
+  let newIndex: () => NeighbourIndex;
+  let projection = wide;
+  if (wide.dimensions === SCAN_BITS) {
+    signature = `bitscan1|srht${SCAN_BITS}of${options.dimensions}|b1ham`;
+    newIndex = createBitScanIndex;
+  } else if (hnsw) {
+    projection = createProjection(options.dimensions, INT8_COORDINATES);
+    signature = `usearch2|srht${projection.dimensions}of${options.dimensions}|i8ip|M${GRAPH.connectivity}`;
+    newIndex = () => hnsw({ ...GRAPH, code: "i8", dimensions: projection.dimensions });
+  } else {
+    return null;
+  }
   const sources = new WeakMap<Database.Database, Source>();
   let state: State | null = null;
 
@@ -88,7 +99,7 @@ export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
     return s;
   };
 
-  const indexFor = (indexes: Map<string, HnswIndex>, namespace: string) => {
+  const indexFor = (indexes: Map<string, NeighbourIndex>, namespace: string) => {
     let index = indexes.get(namespace);
     if (!index) {
       index = newIndex();
@@ -98,7 +109,7 @@ export function createAnnIndex(options: AnnIndexOptions): AnnIndex {
   };
 
   const rebuild = (src: Source, epoch: string, watermark: number): State => {
-    const indexes = new Map<string, HnswIndex>();
+    const indexes = new Map<string, NeighbourIndex>();
     const started = performance.now();
     // Batched adds: one native call per 1024 vectors of a namespace.
     const pending = new Map<string, { keys: bigint[]; vectors: Int8Array[] }>();

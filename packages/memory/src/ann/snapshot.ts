@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { HnswIndex } from "./usearch";
+import type { NeighbourIndex } from "./neighbour-index";
 
 const MANIFEST = "manifest.json";
 
@@ -20,7 +20,7 @@ const manifestSchema = z.object({
 export type Manifest = z.infer<typeof manifestSchema>;
 
 const fileName = (namespace: string, watermark: number) =>
-  `${createHash("sha256").update(namespace).digest("hex").slice(0, 16)}-${watermark}.usearch`;
+  `${createHash("sha256").update(namespace).digest("hex").slice(0, 16)}-${watermark}.index`;
 
 /**
  * Writes every index, then the manifest naming them (each through a temp file and a rename), then
@@ -29,7 +29,7 @@ const fileName = (namespace: string, watermark: number) =>
 export function saveSnapshot(
   dir: string,
   header: Omit<Manifest, "files" | "format">,
-  indexes: Map<string, HnswIndex>,
+  indexes: Map<string, NeighbourIndex>,
 ): void {
   mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {};
@@ -50,15 +50,15 @@ export function saveSnapshot(
 /** The snapshot's indexes, or the reason it cannot be used (then the caller rebuilds from SQLite). */
 export function loadSnapshot(
   dir: string,
-  newIndex: () => HnswIndex,
+  newIndex: () => NeighbourIndex,
   expect: { signature: string; dimensions: number },
-): { manifest: Manifest; indexes: Map<string, HnswIndex> } | { error: string } {
+): { manifest: Manifest; indexes: Map<string, NeighbourIndex> } | { error: string } {
   const path = join(dir, MANIFEST);
   if (!existsSync(path)) return { error: "no snapshot" };
   try {
     const manifest = manifestSchema.parse(JSON.parse(readFileSync(path, "utf8")));
     if (manifest.signature !== expect.signature) return { error: "made with other settings" };
-    const indexes = new Map<string, HnswIndex>();
+    const indexes = new Map<string, NeighbourIndex>();
     for (const [namespace, name] of Object.entries(manifest.files)) {
       const index = newIndex();
       index.load(join(dir, name));

@@ -1,32 +1,16 @@
 import { createRequire } from "node:module";
 
-/** The part of usearch's `Index` this package uses. */
-export interface HnswIndex {
-  add(keys: BigUint64Array, vectors: Int8Array, threads?: number): void;
-  search(vector: Int8Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array };
-  remove(key: bigint): number;
-  contains(key: bigint): boolean;
-  size(): number;
-  dimensions(): number;
-  save(path: string): void;
-  load(path: string): void;
-}
+import type { NeighbourIndex, NeighbourSettings } from "./neighbour-index";
 
-export interface HnswSettings {
-  /**
-   * How the graph stores and compares the projected vectors: `i8`, int8 coordinates by inner product;
-   * `b1`, one bit per coordinate (its sign) by Hamming distance. Both take the int8 projection as input.
-   */
-  code: "i8" | "b1";
-  /** Coordinates per vector (bits, for `b1`). */
-  dimensions: number;
+/** An HNSW graph's settings: the code as any index's, then the graph's own. */
+export interface HnswSettings extends NeighbourSettings {
   /** Graph degree (usearch "connectivity", HNSW's M). */
   connectivity: number;
   expansionAdd: number;
   expansionSearch: number;
 }
 
-export type HnswFactory = (settings: HnswSettings) => HnswIndex;
+export type HnswFactory = (settings: HnswSettings) => NeighbourIndex;
 
 /**
  * Finds usearch (a native addon) now and loads it at the first index the store needs: a host whose memory
@@ -42,10 +26,10 @@ export function loadUsearch(): { factory: HnswFactory } | { error: string } {
   } catch (err) {
     return { error: (err as Error).message };
   }
-  let Index: (new (config: Record<string, unknown>) => HnswIndex) | undefined;
+  let Index: (new (config: Record<string, unknown>) => NeighbourIndex) | undefined;
   return {
     factory: (s) => {
-      Index ??= (require(name) as { Index: new (config: Record<string, unknown>) => HnswIndex }).Index;
+      Index ??= (require(name) as { Index: new (config: Record<string, unknown>) => NeighbourIndex }).Index;
       return new Index({
         dimensions: s.dimensions,
         // Inner product for int8: the projection hands over unit vectors scaled to the int8 range, so their

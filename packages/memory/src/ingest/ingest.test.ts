@@ -14,7 +14,7 @@ function indexCounts(file: string) {
     items: n("SELECT count(*) AS n FROM items"),
     fts: n("SELECT count(*) AS n FROM items_fts"),
     ftsMatches: n(`SELECT count(*) AS n FROM items_fts WHERE items_fts MATCH '"zanzibar"'`),
-    // Vectors live in a plain table next to the HNSW index (the default) or in sqlite-vec's.
+    // Vectors live in a plain table next to the ANN index (the default) or in sqlite-vec's.
     vectors: n(
       `SELECT count(*) AS n FROM ${n("SELECT count(*) AS n FROM sqlite_master WHERE name = 'items_vec_blob'") ? "items_vec_blob" : "items_vec"}`,
     ),

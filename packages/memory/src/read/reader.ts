@@ -80,7 +80,7 @@ export interface ReaderOptions {
    */
   finalRerank?: { share?: number; depth?: number };
   /**
-   * How many candidates the HNSW index proposes for `k` results before the exact re-rank (default
+   * How many candidates the ANN index proposes for `k` results before the exact re-rank (default
    * `min(40·k + 400, 800)`, at least k): more finds more of the exact top k and reads more vectors per query.
    */
   annCandidates?: (k: number) => number;
