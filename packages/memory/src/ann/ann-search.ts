@@ -6,23 +6,21 @@ import { createVectorRows } from "../store/vector-rows";
 import type { VectorBackend, VectorMatch, VectorSearch } from "../store/vectors";
 import type { AnnIndex } from "./ann-index";
 
-// The graph works on projected vectors (sign bits, see ann-index.ts); reading more than asked and re-ranking
-// them with the exact stored vectors puts the true nearest back in order. Of the exact top 10, 512-bit codes
-// found 0.917 at 100 000 items with 800 candidates (the int8 graph before them 0.937) and, over the speed bench's
-// 1 000 000 items (30 queries, bench/memory-ann-recall.ts), 0.843 / 0.863 / 0.877 with 800 / 1 200 / 1 600 (int8:
-// 0.897 with 800). Each candidate costs a re-rank read (≈ 5 µs) and a longer graph search: 1 200 made semantic
-// queries ≈ 3 ms slower at 100 000 items, ≈ 1 520 (a count growing with the graph) 9 ms slower at p50 at 1 000 000,
-// so the count stays at 800 and the bits' smaller graph (a third less memory) costs that much of the exact top 10.
-// The balanced pool of 50 is re-ranked word by word anyway.
+// The index works on projected vectors (sign bits, see ann-index.ts); reading more than asked and re-ranking
+// them with the stored vectors puts the true nearest back in order. With the exact scan of the bits (bit-scan.ts),
+// 800 candidates found 0.995 of the exact top 10 at 100 000 items (60 queries, bench/memory-ann-recall.ts over the
+// speed bench's store; 400 also 0.995, 1 200 and 1 600 1.000) and 0.980 at 1 000 000 (30 queries,
+// bench/memory-speed.ts); the HNSW graph over the same bits it replaced found 0.918 and 0.843 there. The scan costs
+// the same whatever the count; each candidate re-ranked costs a lookup (≈ 5 µs). The balanced pool of 50 is
+// re-ranked word by word anyway.
 export const defaultAnnCandidates = (k: number) => Math.min(k * 40 + 400, Math.max(800, k));
 
 /**
- * How many of the graph's `candidates` (in its own order, nearest first) the exact re-rank reads: the better half,
- * at least 8 per result. The graph still searches as wide as asked, which is what finds the true nearest; the half
- * it ranks last rarely holds one. At 100 000 items (60 queries, bench/memory-ann-recall.ts' kind of store) re-ranking
- * 400 of 800 kept the exact top 10 found at 0.922 (all 800: 0.922) and took semantic queries from 11.4 to 8.4 ms; of
- * the exact top 50, 0.857 instead of 0.879. A graph holding fewer vectors than asked for returns them all, and all
- * are re-ranked.
+ * How many of the index's `candidates` (in its own order, nearest first) the re-rank reads: the better half, at least
+ * 8 per result. The half it ranks last rarely holds one of the true nearest: at 100 000 items re-ranking 400 of 800
+ * found 0.995 of the exact top 10, all 800 1.000 (with the HNSW graph before the scan: 0.922 either way, and 400
+ * instead of 800 took semantic queries from 11.4 to 8.4 ms). An index holding fewer vectors than asked for returns
+ * them all, and all are re-ranked.
  */
 export const defaultRerankCount = (k: number, candidates: number) =>
   Math.min(candidates, Math.max(8 * k, Math.ceil(candidates / 2)));
@@ -30,7 +28,7 @@ export const defaultRerankCount = (k: number, candidates: number) =>
 /**
  * How many of the candidates scored on their int8 copy get their exact cosine: half again as many as asked for,
  * since rounding reorders near-ties at the edge of the top k. At 100 000 items (60 queries,
- * bench/memory-ann-recall.ts, one run each, graphs built alike) the exact top 10 was found at 0.930 with 15 kept,
+ * bench/memory-ann-recall.ts, one run each, HNSW graphs built alike) the exact top 10 was found at 0.930 with 15 kept,
  * 0.930 with every candidate read exactly, 0.913 with 10 kept.
  */
 export const exactCount = (k: number) => k + Math.ceil(k / 2);
@@ -126,7 +124,7 @@ export function createAnnVectorSearch(
     const wanted = candidatesFor(k);
     const found = ann.search(query, namespace, wanted);
     if (found.length === 0) return [];
-    // A graph holding fewer than asked for is a small namespace: every vector it holds gets its exact cosine
+    // An index holding fewer than asked for is a small namespace: every vector it holds gets its exact cosine
     // (cheap there), so the result is an exact scan's.
     const full = found.length === wanted;
     const seqs = full ? found.slice(0, rerankFor(k, wanted)) : found;
