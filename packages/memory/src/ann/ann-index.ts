@@ -29,9 +29,10 @@ export interface AnnIndexOptions {
 
 /**
  * Approximate nearest neighbours over the stored vectors: one index per namespace (a scan of sign bits, or a
- * usearch HNSW graph for small embedders), built from a fixed projection of the vectors (see projection.ts). It is derived data: SQLite's vectors are
- * the truth and `vector_changes` says what changed, so `catchUp` brings the graphs in step with any
- * connection — this process's writes, another process's, or a crash that came before a snapshot.
+ * usearch HNSW graph for small embedders), built from a fixed projection of the vectors (see projection.ts).
+ * It is derived data: SQLite's vectors are the truth and `vector_changes` says what changed, so `catchUp`
+ * brings the indexes in step with any connection — this process's writes, another process's, or a crash that
+ * came before a snapshot.
  */
 export interface AnnIndex {
   /** Applies every logged change not applied yet (loading the snapshot or rebuilding first if needed). */

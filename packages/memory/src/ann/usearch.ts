@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-
 import type { NeighbourIndex, NeighbourSettings } from "./neighbour-index";
 
 /** An HNSW graph's settings: the code as any index's, then the graph's own. */
