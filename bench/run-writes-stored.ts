@@ -16,6 +16,7 @@ import {
   openRawDatabase,
   sqlDate,
 } from "../packages/db/src/index";
+import { prefillRuns } from "./prefill-runs";
 
 const STORED = (process.argv[2] ?? "0,1000000").split(",").map(Number);
 const PER = Number(process.argv[3] ?? 5000);
@@ -24,29 +25,10 @@ const CACHES = (process.argv[5] ?? "-2000,-16000").split(",").map(Number);
 const dir = join(import.meta.dirname, ".cache", "run-writes");
 mkdirSync(dir, { recursive: true });
 
-/** Bulk-writes `n` finished runs with their steps, a week of them, as bench/webhook-seed.ts does. */
 function prefill(db: Database.Database, n: number) {
   applyMigrations(db, {});
   db.prepare(`INSERT INTO "Flow" (id, name, updatedAt) VALUES ('f', 'F', ?)`).run(sqlDate());
-  const run = db.prepare(
-    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, createdAt, startedAt, endedAt, durationMs, output) VALUES (?, 'f', 1, 'succeeded', 'webhook', ?, ?, 1, ?, ?, ?, 2, ?)`,
-  );
-  const step = db.prepare(
-    `INSERT INTO "Step" (id, runId, stepId, nodeId, status, port, input, output, startedAt, endedAt, durationMs) VALUES (?, ?, ?, ?, 'succeeded', 'main', ?, ?, ?, ?, 0)`,
-  );
-  const start = Date.now() - 7 * 86_400_000;
-  const batch = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const at = sqlDate(start + Math.floor((i / n) * 7 * 86_400_000));
-      const id = `prefill${i.toString(36).padStart(10, "0")}`;
-      const payload = JSON.stringify({ body: { n: i }, headers: { "content-type": "application/json" } });
-      const out = JSON.stringify([{ ok: true, n: i + 1 }]);
-      run.run(id, payload, at, at, at, at, out);
-      for (const node of ["hook", "set", "respond"])
-        step.run(`${id}-${node}`, id, node, node, payload, out, at, at);
-    }
-  });
-  for (let i = 0; i < n; i += 20_000) batch(i, Math.min(n, i + 20_000));
+  prefillRuns(db, "f", n, sqlDate);
   createRunSearchIndexer(db).catchUp();
   db.pragma("wal_checkpoint(TRUNCATE)");
 }

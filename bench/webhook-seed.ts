@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { prefillRuns } from "./prefill-runs";
 import { w1, w2 } from "./webhook-targets";
 
 const [checkout, dataDir, storedArg] = process.argv.slice(2);
@@ -37,39 +38,15 @@ await host.close();
 if (stored > 0) await prefill(path.join(dataDir, "switchyard.db"), ids.W2!, stored);
 console.log(JSON.stringify(ids));
 
-/** Bulk-writes `n` succeeded W2 runs with their steps through the raw connection (the schema's triggers fire). */
+/** Writes `n` succeeded W2 runs with their steps (bench/prefill-runs.ts), then checkpoints the WAL away. */
 async function prefill(file: string, flowId: string, n: number) {
   const { openRawDatabase, sqlDate } = (await import(
     pathToFileURL(path.join(checkout!, "packages/db/src/index.ts")).href
   )) as typeof import("../packages/db/src/index");
   const db = openRawDatabase(file);
-  const cols = (table: string) =>
-    new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name));
-  const runCols = cols("Run");
-  const run = db.prepare(
-    `INSERT INTO "Run" (id, flowId, flowVersion, status, channel, triggerPayload, availableAt, attempts, createdAt, startedAt, endedAt, durationMs${runCols.has("output") ? ", output" : ""})
-     VALUES (?, ?, 1, 'succeeded', 'webhook', ?, ?, 1, ?, ?, ?, 2${runCols.has("output") ? ", ?" : ""})`,
+  prefillRuns(db, flowId, n, sqlDate, (done) =>
+    process.stderr.write(`\rprefilled ${done.toLocaleString()} runs`),
   );
-  const step = db.prepare(
-    `INSERT INTO "Step" (id, runId, stepId, nodeId, status, port, input, output, startedAt, endedAt, durationMs)
-     VALUES (?, ?, ?, ?, 'succeeded', 'main', ?, ?, ?, ?, 0)`,
-  );
-  const start = Date.now() - 7 * 86_400_000;
-  const batch = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const at = sqlDate(start + Math.floor((i / n) * 7 * 86_400_000));
-      const id = `prefill${i.toString(36).padStart(10, "0")}`;
-      const payload = JSON.stringify({ body: { n: i }, headers: { "content-type": "application/json" } });
-      const out = JSON.stringify([{ ok: true, n: i + 1 }]);
-      run.run(id, flowId, payload, at, at, at, at, ...(runCols.has("output") ? [out] : []));
-      for (const node of ["hook", "set", "respond"])
-        step.run(`${id}-${node}`, id, node, node, payload, out, at, at);
-    }
-  });
-  for (let i = 0; i < n; i += 20_000) {
-    batch(i, Math.min(n, i + 20_000));
-    process.stderr.write(`\rprefilled ${Math.min(n, i + 20_000).toLocaleString()} runs`);
-  }
   process.stderr.write("\n");
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
