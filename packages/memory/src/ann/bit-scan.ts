@@ -11,6 +11,8 @@ const QUERY = 0;
 const HIST = 64;
 const CODES = 4096;
 const PAGE = 65_536;
+/** WebAssembly's 32-bit memories stop at 65 536 pages (4 GiB): ≈ 60 million codes with their scratch. */
+const MAX_BYTES = 65_536 * PAGE;
 const MAGIC = "SYBITS01";
 const HEADER = 16; // magic, then bits and count as u32 LE
 
@@ -32,8 +34,13 @@ export function createBitScanIndex(): NeighbourIndex {
   const bytes = () => new Uint8Array(memory.buffer);
   const ensure = (end: number) => {
     const have = memory.buffer.byteLength;
+    if (end <= have) return;
+    if (end > MAX_BYTES)
+      throw new RangeError(
+        `a namespace's vector index is full: ${count} codes (WebAssembly memory stops at 4 GiB)`,
+      );
     // Grown by half again each time, so appending one code at a time stays amortised O(1).
-    if (end > have) memory.grow(Math.ceil((Math.max(end, have * 1.5) - have) / PAGE));
+    memory.grow(Math.ceil((Math.min(MAX_BYTES, Math.max(end, have * 1.5)) - have) / PAGE));
   };
   const pack = (vectors: Int8Array, i: number, to: number) => {
     const mem = bytes();
