@@ -126,37 +126,45 @@ interface Entry {
 }
 const hooks = { W2: "/hooks/w2", W1: "/hooks/w1" };
 const targets: Entry[] = [];
-targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" }, ok: 0 });
-targets.push({
-  t: await startDurableFloor(path.join(dirs.floor, "switchyard.db"), floorFlowId()),
-  paths: { W2: "/", W1: "/" },
-  ok: 0,
-});
-for (const n of STORED)
+// A target that cannot start (an unbuilt web app, say) must not leave the ones started before it running.
+try {
+  targets.push({ t: await startRaw(), paths: { W2: "/", W1: "/" }, ok: 0 });
   targets.push({
-    t: await startSwitchyard(startDir(n), { name: startName(n) }),
-    paths: hooks,
-    dataDir: startDir(n),
-    stored: n,
+    t: await startDurableFloor(path.join(dirs.floor, "switchyard.db"), floorFlowId()),
+    paths: { W2: "/", W1: "/" },
     ok: 0,
   });
-if (!values["no-worker"])
-  targets.push({
-    t: await startSwitchyard(dirs.worker, { role: "worker" }),
-    paths: hooks,
-    dataDir: dirs.worker,
-    stored: STORED[0],
-    ok: 0,
-  });
-if (baseline)
-  targets.push({
-    t: await startSwitchyard(baselineDir, { checkout: baseline.dir, name: `Switchyard @${baseline.sha}` }),
-    paths: hooks,
-    dataDir: baselineDir,
-    stored: STORED[0],
-    ok: 0,
-  });
-if (values["node-red"]) targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" }, ok: 0 });
+  for (const n of STORED)
+    targets.push({
+      t: await startSwitchyard(startDir(n), { name: startName(n) }),
+      paths: hooks,
+      dataDir: startDir(n),
+      stored: n,
+      ok: 0,
+    });
+  if (!values["no-worker"])
+    targets.push({
+      t: await startSwitchyard(dirs.worker, { role: "worker" }),
+      paths: hooks,
+      dataDir: dirs.worker,
+      stored: STORED[0],
+      ok: 0,
+    });
+  if (baseline)
+    targets.push({
+      t: await startSwitchyard(baselineDir, { checkout: baseline.dir, name: `Switchyard @${baseline.sha}` }),
+      paths: hooks,
+      dataDir: baselineDir,
+      stored: STORED[0],
+      ok: 0,
+    });
+  if (values["node-red"])
+    targets.push({ t: await startNodeRed(work), paths: { W2: "/w2", W1: "/w1" }, ok: 0 });
+} catch (err) {
+  for (const { t } of targets) await t.stop().catch(() => {});
+  rmSync(work, { recursive: true, force: true });
+  throw err;
+}
 
 function floorFlowId(): string {
   const db = openRawDatabase(path.join(dirs.floor, "switchyard.db"));
