@@ -82,11 +82,11 @@ export function createBitScanIndex(): NeighbourIndex {
       const res = out + Math.ceil(n / 2) * 4; // u16 distances, then u32 indexes (aligned)
       ensure(res + want * 4);
       pack(vector, 0, QUERY);
-      new Uint32Array(memory.buffer, HIST, SCAN_BITS + 1).fill(0);
+      // The memory does not grow again before the results are read, so these views stay valid.
+      const hist = new Uint32Array(memory.buffer, HIST, SCAN_BITS + 1).fill(0);
       kernel.scan(QUERY, CODES, n, out, HIST);
       // The smallest distance `limit` with at least `want` codes at or under it; of those at it, the first
       // ones in slot order make up the count.
-      const hist = new Uint32Array(memory.buffer, HIST, SCAN_BITS + 1);
       let below = 0;
       let limit = 0;
       while (below + hist[limit]! < want) below += hist[limit++]!;

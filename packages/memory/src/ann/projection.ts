@@ -1,8 +1,8 @@
 /**
  * A fixed, data-independent projection to a few dimensions (subsampled randomised Hadamard transform:
  * seeded sign flips, a fast Walsh–Hadamard transform, then the first `target` coordinates). It keeps
- * cosines approximately (Johnson–Lindenstrauss) at O(d log d) per vector, so the ANN graph stays small
- * (1 000 000 items × 96 bytes) while exact vectors in SQLite re-rank what it finds. Being seeded, it
+ * cosines approximately (Johnson–Lindenstrauss) at O(d log d) per vector, so the ANN index stays small
+ * (1 000 000 items × 64 bytes of sign bits, see bit-scan.ts) while exact vectors in SQLite re-rank what it finds. Being seeded, it
  * never needs fitting or storing, and the same vector always lands on the same point.
  */
 export interface Projection {

@@ -85,8 +85,8 @@ export interface ReaderOptions {
    */
   annCandidates?: (k: number) => number;
   /**
-   * How many of those candidates, best first in the graph's order, the exact re-rank reads (default: the better
-   * half, at least 8·k; all of them when the graph holds fewer than asked for).
+   * How many of those candidates, best first in the index's order, the exact re-rank reads (default: the better
+   * half, at least 8·k; all of them when the index holds fewer than asked for).
    */
   annRerank?: (k: number, candidates: number) => number;
   log?: (line: string) => void;

@@ -21,6 +21,14 @@ function tables(file: string) {
   }
 }
 
+/** Whether opening the store logged that it wrote the codes of `n` vectors stored without one. */
+const wroteCodes = (logs: string[], n: number) =>
+  logs.some((l) =>
+    new RegExp(
+      `^memory: wrote the int8 code of ${n} vector${n === 1 ? "" : "s"} stored without one in \\d+ ms$`,
+    ).test(l),
+  );
+
 function expectInStep(file: string) {
   const { floats, codes } = tables(file);
   expect(codes.map((c) => [c.seq, c.namespace])).toEqual(floats.map((f) => [f.seq, f.namespace]));
@@ -64,11 +72,7 @@ describe("the int8 copy of the stored vectors", () => {
     raw.exec("DROP TABLE items_vec_q8");
     raw.close();
     const reopened = tempMemory({ file: first.file, vectorBackend: "brute-force" });
-    expect(
-      reopened.logs.some((l) =>
-        /^memory: wrote the int8 code of 12 vectors stored without one in \d+ ms$/.test(l),
-      ),
-    ).toBe(true);
+    expect(wroteCodes(reopened.logs, 12)).toBe(true);
     expect(expectInStep(first.file)).toBe(12);
 
     const vec = tempMemory({ vectorIndex: "exact" });
@@ -112,11 +116,7 @@ describe("the int8 copy of the stored vectors", () => {
     }
     // The next start writes the missing code, from the vector as it is now.
     const reopened = tempMemory({ file: m.file, vectorBackend: "brute-force" });
-    expect(
-      reopened.logs.some((l) =>
-        /^memory: wrote the int8 code of 1 vector stored without one in \d+ ms$/.test(l),
-      ),
-    ).toBe(true);
+    expect(wroteCodes(reopened.logs, 1)).toBe(true);
     expect(expectInStep(m.file)).toBe(11);
   });
 });
