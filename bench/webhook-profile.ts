@@ -2,9 +2,11 @@
  * Profiles the webhook hot path: starts the precompiled runtime with flow W2 under `node --cpu-prof`, drives
  * it with autocannon, and prints server CPU per request, peak RSS and the functions that cost the most.
  *
- *   npx tsx bench/webhook-profile.ts [--role start|worker] [--seconds 10] [--connections 20] [--top 30]
+ *   npx tsx bench/webhook-profile.ts [--role start|worker|floor] [--seconds 10] [--connections 20] [--top 30]
  *
- * --role start (the default) profiles the process `npm start` runs, web app loaded; worker profiles it without.
+ * --role start (the default) profiles the process `npm start` runs, web app loaded; worker profiles it without;
+ * floor profiles the durable floor (bench/durable-floor.mjs) on the same database, to set the same statements'
+ * cost in both side by side.
  *
  * The profile file stays in the printed folder (open it in Chrome DevTools → Performance for the full tree).
  */
@@ -13,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createHost, createLogger, parseConfig } from "../packages/runtime/src/index";
-import { driveW2, type Role, rssMb, startSwitchyard, w2 } from "./webhook-targets";
+import { driveW2, type Role, rssMb, startDurableFloor, startSwitchyard, w2 } from "./webhook-targets";
 
 const { values } = parseArgs({
   options: {
@@ -31,14 +33,16 @@ const host = await createHost(
   createLogger("silent"),
   { seed: false },
 );
-await host.control.setActive((await host.flows.create({ name: "W2", definition: w2 })).id, true);
+const flowId = (await host.flows.create({ name: "W2", definition: w2 })).id;
+await host.control.setActive(flowId, true);
 await host.close();
 
 const profDir = path.join(work, "profile");
-const target = await startSwitchyard(dataDir, {
-  role: values.role as Role,
-  nodeArgs: [`--cpu-prof`, `--cpu-prof-dir=${profDir}`],
-});
+const nodeArgs = [`--cpu-prof`, `--cpu-prof-dir=${profDir}`];
+const target =
+  values.role === "floor"
+    ? await startDurableFloor(path.join(dataDir, "switchyard.db"), flowId, nodeArgs)
+    : await startSwitchyard(dataDir, { role: values.role as Role, nodeArgs });
 const cpuMs = () => {
   const f = readFileSync(`/proc/${target.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(f[11]) + Number(f[12])) * (1000 / 100); // utime + stime in clock ticks (USER_HZ = 100)
@@ -80,7 +84,10 @@ const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 // Function, file and line (of the bundle for our code: its .map names the source).
 const label = (n: ProfileNode) =>
-  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "").replace(/^file:\/\/.*\/packages\//, "")}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ""}`;
+  `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url
+    .replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "")
+    .replace(/^file:\/\/.*\/packages\//, "")
+    .replace(/^file:\/\/.*\/bench\//, "bench/")}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ""}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;

@@ -97,11 +97,17 @@ export async function startRaw(): Promise<Target> {
  * group-committed into Switchyard's schema before answering. `dbFile` must be a migrated database
  * holding the flow `flowId`.
  */
-export async function startDurableFloor(dbFile: string, flowId: string): Promise<Target> {
+export async function startDurableFloor(
+  dbFile: string,
+  flowId: string,
+  nodeArgs: string[] = [],
+): Promise<Target> {
   const sqlite = createRequire(path.join(root, "packages/db/package.json")).resolve("better-sqlite3");
-  const child = spawn(process.execPath, [path.join(here, "durable-floor.mjs"), dbFile, flowId, sqlite], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(here, "durable-floor.mjs"), dbFile, flowId, sqlite],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   const m = await waitForLine(child, /durable floor listening on (\d+)/, "durable floor");
   return { name: "durable floor", url: `http://127.0.0.1:${m[1]}`, pid: child.pid!, stop: stopper(child) };
 }
