@@ -1,6 +1,6 @@
 /**
- * Profiles the webhook hot path: starts the precompiled runtime with flow W2 under `node --cpu-prof`, drives
- * it with autocannon, and prints server CPU per request, peak RSS and the functions that cost the most.
+ * Profiles the webhook hot path: starts the precompiled runtime with flow W2 (or the durable floor) under
+ * `node --cpu-prof`, drives it with autocannon, and prints server CPU per request, peak RSS and the functions that cost the most.
  *
  *   npx tsx bench/webhook-profile.ts [--role start|worker|floor] [--seconds 10] [--connections 20] [--top 30]
  *
@@ -25,6 +25,10 @@ const { values } = parseArgs({
     role: { type: "string", default: "start" },
   },
 });
+
+const roles = ["start", "worker", "floor"];
+if (!roles.includes(values.role))
+  throw new Error(`--role must be one of ${roles.join(", ")}, not ${values.role}`);
 
 const work = mkdtempSync(path.join(os.tmpdir(), "sy-webhook-profile-"));
 const dataDir = path.join(work, "switchyard");
