@@ -7,7 +7,7 @@ import { buttonClass, secondaryButtonClass } from "@/components/page";
 import { useTRPC } from "@/trpc/client";
 
 /**
- * Where a credential may be sent (not secret, so shown), and for editors a small form to change it.
+ * Where a credential may be sent (not secret, so shown), and for the owner a small form to change it.
  * A credential without hosts (stored before they were required) is refused by every node until fixed.
  */
 export function CredentialHosts({

@@ -8,7 +8,14 @@ import { CredentialHosts } from "./credential-hosts";
 import { dangerButtonClass } from "./ui";
 
 /** Stored credentials: name, type, which fields hold a value and where it may be sent. Values are never fetched. */
-export function CredentialList({ canDelete, canEdit }: { canDelete: boolean; canEdit: boolean }) {
+export function CredentialList({
+  canDelete,
+  canEditHosts,
+}: {
+  canDelete: boolean;
+  /** Only the owner may change where a credential is sent (see credential.setAllowedHosts). */
+  canEditHosts: boolean;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const list = useQuery(trpc.credential.list.queryOptions());
@@ -61,7 +68,12 @@ export function CredentialList({ canDelete, canEdit }: { canDelete: boolean; can
                 ))}
               </p>
               {"allowedHosts" in c ? (
-                <CredentialHosts id={c.id} name={c.name} hosts={c.allowedHosts ?? null} canEdit={canEdit} />
+                <CredentialHosts
+                  id={c.id}
+                  name={c.name}
+                  hosts={c.allowedHosts ?? null}
+                  canEdit={canEditHosts}
+                />
               ) : null}
             </div>
             {canDelete ? (

@@ -259,18 +259,14 @@ describe("credential router", () => {
     expect(await t.caller.credential.list()).toHaveLength(1);
   });
 
-  it("lets an editor change where a credential may be sent, keeping its secret, and audits it", async () => {
+  it("lets the owner change where a credential may be sent, keeping its secret, and audits it", async () => {
     const { id } = await t.caller.credential.create({
       name: "CRM",
       type: "httpBearer",
       data: { token: TOKEN, allowedHosts: "crm.example.com" },
     });
-    const editor = await t.as("editor");
     expect(
-      await editor.caller.credential.setAllowedHosts({
-        id,
-        allowedHosts: "crm.example.com, *.crm.example.org",
-      }),
+      await t.caller.credential.setAllowedHosts({ id, allowedHosts: "crm.example.com, *.crm.example.org" }),
     ).toEqual({
       id,
       allowedHosts: ["crm.example.com", "*.crm.example.org"],
@@ -280,7 +276,7 @@ describe("credential router", () => {
       allowedHosts: "crm.example.com, *.crm.example.org",
     });
     expect((await listAudit(t.host, { action: "credential.hosts.updated" })).entries[0]).toMatchObject({
-      actorId: editor.user.id,
+      actorId: t.ownerUser.id,
       target: id,
       details: { name: "CRM", allowedHosts: ["crm.example.com", "*.crm.example.org"] },
     });
@@ -291,13 +287,37 @@ describe("credential router", () => {
       message: 'allowedHosts: "https://x.test/" is not a host name (no scheme, path or user)',
       paths: ["data.allowedHosts"],
     });
+  });
+
+  it("refuses an editor who would widen a credential's hosts to send its secret elsewhere", async () => {
+    const { id } = await t.caller.credential.create({
+      name: "CRM",
+      type: "httpBearer",
+      data: { token: TOKEN, allowedHosts: "crm.example.com" },
+    });
+    const editor = await t.as("editor");
+    // Even a credential the editor created: its hosts are what keeps its secret where it was meant to go.
+    const own = await editor.caller.credential.create({
+      name: "Editor's",
+      type: "httpBearer",
+      data: { token: "editor-token", allowedHosts: "api.example.com" },
+    });
     const viewer = await t.as("viewer");
-    expect(
-      (await codeAndMessage(viewer.caller.credential.setAllowedHosts({ id, allowedHosts: "evil.test" })))
-        .code,
-    ).toBe("FORBIDDEN");
-    expect((await t.host.services.vault.reader.get(id)).data.allowedHosts).toBe(
-      "crm.example.com, *.crm.example.org",
-    );
+    for (const [who, target] of [
+      [editor, id],
+      [editor, own.id],
+      [viewer, id],
+    ] as const)
+      expect(
+        await codeAndMessage(
+          who.caller.credential.setAllowedHosts({ id: target, allowedHosts: "evil.test" }),
+        ),
+      ).toMatchObject({ code: "FORBIDDEN" });
+    expect((await t.host.services.vault.reader.get(id)).data).toEqual({
+      token: TOKEN,
+      allowedHosts: "crm.example.com",
+    });
+    expect((await t.host.services.vault.reader.get(own.id)).data.allowedHosts).toBe("api.example.com");
+    expect((await listAudit(t.host, { action: "credential.hosts.updated" })).entries).toEqual([]);
   });
 });

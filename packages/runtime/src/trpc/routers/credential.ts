@@ -80,8 +80,12 @@ export const credentialRouter = router({
     }));
   }),
 
-  /** Replaces where a stored credential may be sent; its secret values stay as they are. */
-  setAllowedHosts: editorProcedure
+  /**
+   * Replaces where a stored credential may be sent; its secret values stay as they are. Owner only: the hosts are
+   * what keeps a secret from an editor, who could otherwise widen them to a server of their own and have a node
+   * send the secret there (docs/security.md). Editors who need other hosts create a credential of their own.
+   */
+  setAllowedHosts: ownerProcedure
     .input(z.object({ id: z.string().min(1).max(100), allowedHosts: z.string().max(5000) }))
     .mutation(async ({ ctx, input }) => {
       const row = (await ctx.host.services.vault.list()).find((c) => c.id === input.id);

@@ -40,7 +40,7 @@ export default function CredentialsPage() {
         ) : role ? (
           <Notice>Only owners and editors can add credentials.</Notice>
         ) : null}
-        <CredentialList canDelete={role === "owner"} canEdit={role === "owner" || role === "editor"} />
+        <CredentialList canDelete={role === "owner"} canEditHosts={role === "owner"} />
       </div>
     </div>
   );
