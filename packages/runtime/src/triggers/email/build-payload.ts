@@ -120,7 +120,8 @@ export function sharedPayload(
     date: headerDate(headers),
     messageId: nonEmpty(mail.messageId),
     inReplyTo: nonEmpty(mail.inReplyTo),
-    text: mail.text,
+    // "" when a message's only HTML was too long to convert (parse-mail.ts): absent, like every empty optional
+    text: nonEmpty(mail.text),
     html: typeof mail.html === "string" ? mail.html : undefined,
     headers,
     attachments: attachments.stored,

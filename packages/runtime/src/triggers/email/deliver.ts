@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type ParsedMail, simpleParser } from "mailparser";
+import type { ParsedMail } from "mailparser";
 import { senderAllowed } from "./address-book";
 import type { Logger } from "../../logger";
 import {
@@ -9,6 +9,7 @@ import {
   storeAttachments,
 } from "./build-payload";
 import { emailPayload as emailRunPayload } from "@switchyard/contracts/triggers";
+import { fromHeaderCount, parseMail } from "./parse-mail";
 import type { EmailBinding } from "./payload-schema";
 import { smtpReply } from "./replies";
 
@@ -55,7 +56,7 @@ function headerFromAddresses(mail: ParsedMail): string[] {
 async function parse(raw: Buffer): Promise<ParsedMail> {
   try {
     // cid: links stay as they are: inline images are stored attachments, not data: URLs in the html
-    return await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, keepCidLinks: true });
+    return await parseMail(raw);
   } catch (err) {
     throw smtpReply(554, `5.6.0 Message could not be parsed: ${(err as Error).message}`);
   }
@@ -77,17 +78,26 @@ export async function deliver(
   const digest = createHash("sha256").update(raw).digest("hex");
   // RCPT checked the envelope sender; the From header a flow reads must be on the allow-list as well.
   const authors = headerFromAddresses(mail);
-  const refused = targets.filter((t) => authors.some((a) => !senderAllowed(t.binding.allowFrom, a)));
+  // mailparser reads the first From field only: a flow with an allow-list takes no message with several, since
+  // the others (which a flow still sees in `headers`) were never checked.
+  const fromFields = fromHeaderCount(mail);
+  const restricted = (t: Target) => (t.binding.allowFrom?.length ?? 0) > 0;
+  const refused = targets.filter(
+    (t) => (fromFields > 1 && restricted(t)) || authors.some((a) => !senderAllowed(t.binding.allowFrom, a)),
+  );
   if (refused.length > 0) {
     const author = authors.find((a) => refused.some((t) => !senderAllowed(t.binding.allowFrom, a)));
     deps.log.info(
-      { flows: refused.map((t) => t.binding.flowId), author },
+      { flows: refused.map((t) => t.binding.flowId), author, fromFields },
       "refused an e-mail whose From header is not allowed",
     );
     if (refused.length === targets.length) {
+      const to = refused[0]!.recipient;
       throw smtpReply(
         550,
-        `5.7.1 Sender <${author}> (From header) is not allowed to send to <${refused[0]!.recipient}>`,
+        author === undefined
+          ? `5.7.1 The message has ${fromFields} From header fields; <${to}> only takes mail with one, from an allowed sender`
+          : `5.7.1 Sender <${author}> (From header) is not allowed to send to <${to}>`,
       );
     }
   }

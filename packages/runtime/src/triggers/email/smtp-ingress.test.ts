@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DOMAIN, binding, sendError, startIngress } from "./__tests__/harness";
 import { rawSend, rawSession } from "./__tests__/raw-smtp";
+import { HTML_TO_TEXT_MAX_CHARS } from "./parse-mail";
 
 let h: Awaited<ReturnType<typeof startIngress>>;
 afterEach(async () => h?.close());
@@ -96,6 +97,34 @@ describe("SMTP ingress: delivery", () => {
       { filename: "b.bin", contentType: "application/octet-stream", size: 700, reason: "total_too_large" },
     ]);
     expect([...h.stored.values()].map((s) => s.content.length)).toEqual([900, 600]);
+  });
+
+  it("turns a small HTML-only message into text and leaves the text of a large one empty, keeping its HTML", async () => {
+    h = await startIngress({ maxMessageBytes: 2 * 1024 * 1024 });
+    h.ingress.bind(binding("orders"));
+    const send = (html: string) =>
+      h.send({ from: "ada@example.com", to: `orders@${DOMAIN}`, subject: "html", html });
+    await send("<p>Please ship <b>order 42</b>.</p>");
+    // Past HTML_TO_TEXT_MAX_CHARS nothing is converted: a long table used to hold the event loop for seconds.
+    const table = `<table>${"<tr><td>a</td><td>b</td></tr>".repeat(HTML_TO_TEXT_MAX_CHARS / 26 + 1)}</table>`;
+    await send(table);
+    expect(h.admitted.map((a) => a.payload.text)).toEqual(["Please ship order 42.", undefined]);
+    expect("text" in h.admitted[1]!.payload).toBe(false);
+    expect(h.admitted[1]!.payload.html?.trim()).toBe(table);
+  });
+
+  it("keeps a text part as the text and does not convert HTML parts beside it", async () => {
+    h = await startIngress();
+    h.ingress.bind(binding("orders"));
+    await h.send({
+      from: "ada@example.com",
+      to: `orders@${DOMAIN}`,
+      text: "the text part",
+      attachments: [
+        { content: "<p>an html part</p>", contentType: "text/html", contentDisposition: "inline" },
+      ],
+    });
+    expect(h.admitted[0]!.payload.text).toBe("the text part\n");
   });
 });
 
@@ -220,6 +249,32 @@ describe("SMTP ingress: refusals", () => {
     // Both listed: admitted.
     await h.send({ ...forged, from: "Ada <ada@example.com>" });
     expect(h.admitted.map((a) => a.binding.flowId)).toEqual(["flow-open", "flow-orders"]);
+  });
+
+  it("refuses a message with two From fields for a flow with an allow-list, whichever comes first", async () => {
+    h = await startIngress();
+    h.ingress.bind(binding("orders", { allowFrom: ["@example.com"] }));
+    h.ingress.bind(binding("open"));
+    // mailparser reads the first From field only; the second still reaches the flow in `headers.from`.
+    for (const froms of [
+      ["a@example.com", "evil@evil.example"],
+      ["b@example.com", "c@example.com"],
+    ]) {
+      const message = Buffer.from(
+        `${froms.map((f) => `From: ${f}`).join("\r\n")}\r\nSubject: two\r\n\r\nwire the money\r\n`,
+      );
+      const refused = await rawSend(h.port, "a@example.com", [`orders@${DOMAIN}`], message);
+      expect(refused.end).toEqual({
+        code: 550,
+        text: `5.7.1 The message has 2 From header fields; <orders@${DOMAIN}> only takes mail with one, from an allowed sender`,
+      });
+      // A flow without an allow-list takes it as it is.
+      expect((await rawSend(h.port, "a@example.com", [`open@${DOMAIN}`], message)).end?.code).toBe(250);
+    }
+    expect(h.admitted.map((a) => [a.binding.flowId, a.payload.headers.from])).toEqual([
+      ["flow-open", "a@example.com\nevil@evil.example"],
+      ["flow-open", "b@example.com\nc@example.com"],
+    ]);
   });
 
   it("answers 421 to connections past the limit", async () => {

@@ -1,11 +1,11 @@
 import { emailPayload } from "@switchyard/contracts/triggers";
-import { simpleParser } from "mailparser";
 import {
   type AttachmentLimits,
   type StoreAttachment,
   sharedPayload,
   storeAttachments,
 } from "../email/build-payload";
+import { parseMail } from "../email/parse-mail";
 
 /**
  * A fetched message as the run's trigger item: the inbound e-mail trigger's payload, built by the same
@@ -17,7 +17,7 @@ export async function imapPayloadJson(
   account: string,
   deps: { storeAttachment: StoreAttachment; limits: AttachmentLimits },
 ): Promise<string> {
-  const mail = await simpleParser(source, { skipTextToHtml: true, skipImageLinks: true, keepCidLinks: true });
+  const mail = await parseMail(source);
   const attachments = await storeAttachments(mail.attachments, deps.limits, deps.storeAttachment);
   const payload = { ...sharedPayload(mail, "", attachments), recipient: account };
   // Checked, but the JSON of the built object is stored (zod rebuilds records and would drop `__proto__`).
