@@ -60,6 +60,26 @@ describe("code node", () => {
     expect(err.message).toBe("code ran longer than 300 ms");
   });
 
+  it("stops at the time limit promise chains that run on after the code returned", async () => {
+    // Endless async work after a result: the job queue runs into the deadline, so the step must not succeed (it used
+    // to return the result late).
+    const err = await failure(
+      "async function g() { for (;;) { try { await null } catch (e) {} } } g(); g(); return [{ ok: 1 }]",
+      { timeoutMs: 300 },
+    );
+    expect(err.code).toBe("timeout");
+    expect(err.message).toBe("code ran longer than 300 ms");
+  });
+
+  it("ends a growing promise chain left running with a timeout or the memory limit, not a sandbox crash", async () => {
+    // Each link waits for the next, so the chain grows until the deadline or the memory limit, whichever comes first
+    // on this machine; disposing the VM with it alive used to abort QuickJS (an `internal` error).
+    const err = await failure("const f = () => Promise.resolve().then(f, f); f(); return [{}]", {
+      timeoutMs: 300,
+    });
+    expect(["code ran longer than 300 ms", "code used more than 32 MB of memory"]).toContain(err.message);
+  });
+
   it("stops a memory bomb of repeated strings at the memory limit", async () => {
     const err = await failure("const a = []; while (true) a.push('x'.repeat(1e5));", { timeoutMs: 10_000 });
     expect(err.code).toBe("sandbox_failed");

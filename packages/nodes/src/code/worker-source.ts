@@ -105,11 +105,23 @@ async function run({ wasmModule, code, inputJson, timeoutMs, memoryBytes, maxOut
     if (d.text === "out of memory") return fail("memory", d.message);
     return fail("error", d.message);
   }
+  let jobs;
   try {
-    rt.executePendingJobs();
+    jobs = rt.executePendingJobs();
   } catch (err) {
     return fail("memory", String(err && err.message));
   }
+  if (jobs.error) {
+    const d = describeError(vm, jobs.error);
+    jobs.error.dispose();
+    if (d.text === "interrupted") return fail("timeout", d.message);
+    if (d.text === "out of memory") return fail("memory", d.message);
+    return fail("error", d.message);
+  }
+  // Promise chains the code left running are interrupted at the deadline inside their jobs, which turns the
+  // interruption into rejections nobody sees, so the queue empties as if all went well. Past the deadline the code
+  // timed out, whatever its own promise returned (and disposing the VM now could abort on what those chains left).
+  if (Date.now() > deadline) return fail("timeout", "interrupted");
   const state = vm.getPromiseState(result.value);
   result.value.dispose();
   if (state.type === "pending") return fail("error", "the code's promise never settled");
