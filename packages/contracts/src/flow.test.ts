@@ -35,6 +35,20 @@ describe("flow file format", () => {
       expect(bad.issues.map((i) => i.path).sort()).toEqual(["nodes.0.onError", "nodes.0.retry.maxAttempts"]);
   });
 
+  it("refuses an unknown time zone in the settings, naming it, and takes an IANA one", () => {
+    const flow = (timezone: string) => ({ nodes: [{ id: "t", type: "x" }], settings: { timezone } });
+    expect(parseFlow(flow("Mars/Olympus"))).toMatchObject({
+      ok: false,
+      issues: [
+        {
+          path: "settings.timezone",
+          message: 'Unknown time zone "Mars/Olympus"; use an IANA name such as "Europe/Berlin" or "UTC"',
+        },
+      ],
+    });
+    expect(parseFlow(flow("Europe/Berlin")).ok).toBe(true);
+  });
+
   it("publishes a JSON Schema where fields with defaults are optional", () => {
     const schema = flowJsonSchema() as {
       required: string[];

@@ -61,9 +61,29 @@ export const FailureEmail = z.object({
 });
 export type FailureEmail = z.infer<typeof FailureEmail>;
 
+/** Whether Intl knows this IANA time zone (e.g. "Europe/Berlin", "UTC"). */
+export function isTimeZone(tz: string): boolean {
+  if (tz.trim() === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const FlowSettings = z.object({
-  /** IANA time zone used by schedule triggers and date expressions. */
-  timezone: z.string().min(1).default("UTC"),
+  /**
+   * IANA time zone used by schedule triggers and date expressions. Checked here, at save: an unknown one used to be
+   * found only when a schedule was bound.
+   */
+  timezone: z
+    .string()
+    .min(1)
+    .refine(isTimeZone, {
+      error: (i) => `Unknown time zone "${i.input}"; use an IANA name such as "Europe/Berlin" or "UTC"`,
+    })
+    .default("UTC"),
   /** Wall-clock budget of one execution slice (time spent waiting durably does not count). */
   maxRunMs: z
     .int()

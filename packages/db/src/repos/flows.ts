@@ -106,13 +106,16 @@ export function createFlowRepo(prisma: PrismaClient) {
       return prisma.flow.update({ where: { id: flowId }, data: { name } });
     },
 
-    /** Activation pins the version the triggers serve; deactivation clears it. */
-    async setActive(flowId: string, active: boolean) {
+    /**
+     * Activation pins the version the triggers serve (the current one unless `version` names another, as when a
+     * refused save puts the previous one back); deactivation clears it.
+     */
+    async setActive(flowId: string, active: boolean, version?: number) {
       const flow = await prisma.flow.findUnique({ where: { id: flowId } });
       if (!flow) throw new NotFoundError(`flow ${flowId} not found`);
       return prisma.flow.update({
         where: { id: flowId },
-        data: { active, activeVersion: active ? flow.currentVersion : null },
+        data: { active, activeVersion: active ? (version ?? flow.currentVersion) : null },
       });
     },
 

@@ -1,4 +1,5 @@
 import cron from "node-cron";
+import { isTimeZone } from "@switchyard/contracts/flow";
 import { cronConfigShape, cronPayload } from "@switchyard/contracts/triggers";
 import { defineTrigger } from "../define";
 
@@ -21,16 +22,7 @@ const FIELD_RANGE: Record<string, [string, string]> = {
   dayOfWeek: ["day of week", "0-7 or SUN-SAT, n#k or nL"],
 };
 
-/** Whether Intl knows this IANA time zone (e.g. "Europe/Berlin", "UTC"). */
-export function isTimeZone(tz: string): boolean {
-  if (tz.trim() === "") return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isTimeZone };
 
 /**
  * Why a schedule is refused, or undefined when node-cron accepts the expression and Intl knows the zone.

@@ -56,6 +56,27 @@ describe("webhook → flow → response", () => {
     expect(await res.json()).toMatchObject({ greeting: "Hello, Grace" });
   });
 
+  it("refuses a saved version whose trigger cannot listen and keeps the previous version serving", async () => {
+    const withPath = (path: string) => {
+      const flow = structuredClone(exampleFlow) as { nodes: { config: Record<string, unknown> }[] };
+      flow.nodes[0]!.config = { ...flow.nodes[0]!.config, path };
+      return flow;
+    };
+    const a = await t.host.flows.create({ name: "A", definition: withPath("col/a") });
+    const b = await t.host.flows.create({ name: "B", definition: withPath("col/b") });
+    await t.host.control.setActive(a.id, true);
+    await t.host.control.setActive(b.id, true);
+    // Version 2 of A asks for B's path: it used to be pinned and served nothing, while A still showed as active.
+    await t.host.flows.saveVersion(a.id, withPath("col/b"));
+    await expect(t.host.control.afterSave(a.id)).rejects.toThrow(
+      `version 2 is saved but not served: trigger webhook: webhook path /hooks/col/b is already used by flow ${b.id}`,
+    );
+    expect(await t.host.flows.get(a.id)).toMatchObject({ active: true, currentVersion: 2, activeVersion: 1 });
+    expect((await post("/hooks/col/a", { name: "Ada" })).status).toBe(200);
+    expect((await post("/hooks/col/b", { name: "Grace" })).status).toBe(200);
+    expect(t.host.services.triggers.health(a.id)).toMatchObject({ status: "listening" });
+  });
+
   it("refuses to activate a flow whose trigger config is invalid, leaving it inactive", async () => {
     const broken = structuredClone(exampleFlow) as { nodes: { config: Record<string, unknown> }[] };
     broken.nodes[0]!.config = { ...broken.nodes[0]!.config, path: "bad path!" };

@@ -3,7 +3,7 @@
  * command logs (migrations, seeding, agents); the log lines go to stderr.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,5 +151,27 @@ describe("switchyard worker's output", () => {
     });
     expect(stdout).toMatch(/^Switchyard worker \S+ listening on 127\.0\.0\.1:\d+ \([^)]+\)\n$/);
     expect(stderr).toContain('"msg":"worker is up"');
+  }, 60_000);
+
+  it("prints all of a large output into a pipe its reader empties late", async () => {
+    // 3 000 problems: ≈ 0.5 MB of JSON, far more than a pipe holds (64 KiB) until someone reads it.
+    const file = path.join(dir, "wide.json");
+    const nodes = Array.from({ length: 3000 }, (_, i) => ({ id: `n${i}`, type: "no.such.type" }));
+    writeFileSync(file, JSON.stringify({ nodes }));
+    const child = spawn(process.execPath, [bin, "flow", "validate", file, "--json"], {
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    child.stdout.pause();
+    // Nothing is read until the CLI has exited (it used to, with the rest of its output lost) or 3 s have passed.
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stdout.resume();
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    const out = JSON.parse(stdout) as { files: { problems: unknown[] }[] };
+    expect(out.files[0]!.problems.length).toBeGreaterThanOrEqual(3000);
   }, 60_000);
 });

@@ -211,8 +211,24 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
           flow.currentVersion,
           `version ${flow.currentVersion} is saved but not served`,
         );
+        const serving = flow.activeVersion;
         await o.flows.setActive(flowId, true);
-        await s.triggers.sync(flowId);
+        try {
+          await s.triggers.sync(flowId);
+        } catch (e) {
+          // The new version's trigger cannot listen (a schedule or address its listener refuses): the version the
+          // flow served before serves on, rather than an active flow whose trigger listens to nothing.
+          if (serving !== null) await o.flows.setActive(flowId, true, serving);
+          else await o.flows.setActive(flowId, false);
+          await s.triggers.sync(flowId).catch(() => undefined);
+          s.scale?.bus.publish("flow.sync", { flowId });
+          if (e instanceof ActivationError)
+            throw new RunControlError(
+              "bad_request",
+              `version ${flow.currentVersion} is saved but not served: ${e.message}`,
+            );
+          throw e;
+        }
         s.scale?.bus.publish("flow.sync", { flowId });
       }
     },
