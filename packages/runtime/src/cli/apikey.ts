@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Logger } from "../logger";
 import { scopes as allScopes, type Scope } from "../auth/schemas";
-import { localBackend } from "./backend";
+import { localOnlyBackend } from "./backend";
 import { CliError, type CliIo, parse, showHelp, printJson, UsageError } from "./io";
 
 export const apikeyHelp = `Usage: switchyard apikey create --name NAME [--scope read,write] [--user EMAIL] [--json]
@@ -32,7 +32,7 @@ export async function apikeyCommand(args: string[], config: Config, log: Logger,
     if (!(allScopes as readonly string[]).includes(s))
       throw new UsageError(`unknown scope '${s}' (use ${allScopes.join(", ")})`);
 
-  const backend = localBackend(config, log);
+  const backend = localOnlyBackend(config, log, "apikey create");
   try {
     const host = await backend.host("apikey create");
     const users = await host.auth.listUsers();

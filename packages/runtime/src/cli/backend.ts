@@ -117,9 +117,7 @@ function remoteBackend(url: string, apiKey: string): Backend {
       return res.ok ? answer : failed(answer);
     },
     async host(what) {
-      throw new CliError(
-        `${what} works on the local data dir only; run it on the server's machine without --url (and SWITCHYARD_URL)`,
-      );
+      throw localOnly(what);
     },
     async runWorker() {},
     async close() {},
@@ -197,6 +195,20 @@ export function localBackend(config: Config, log: Logger): Backend {
       await host.close();
     },
   };
+}
+
+const localOnly = (what: string) =>
+  new CliError(
+    `${what} works on the local data dir only; run it on the server's machine without --url (and SWITCHYARD_URL)`,
+  );
+
+/**
+ * The data dir, for a command that only works there: refused when SWITCHYARD_URL names a server, before anything
+ * is written (it would otherwise create and seed a data dir in the current folder).
+ */
+export function localOnlyBackend(config: Config, log: Logger, what: string): Backend {
+  if (config.remote.url) throw localOnly(what);
+  return localBackend(config, log);
 }
 
 /** `--url`/`--api-key` win over SWITCHYARD_URL/SWITCHYARD_API_KEY; neither means the local data dir. */

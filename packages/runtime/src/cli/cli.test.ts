@@ -170,6 +170,13 @@ describe("client commands on the local data dir", () => {
         (r: { id: string }) => r.id,
       ),
     ).toEqual([run.id]);
+
+    // The next page's hint keeps the filters the cursor belongs to, and following it gives that page.
+    const page = await sy(["run", "list", "--flow", id, "--limit", "1"]);
+    const hint = page.out.split("\n").at(-1)!;
+    expect(hint).toMatch(new RegExp(`^more: switchyard run list --flow ${id} --limit 1 --cursor \\S+$`));
+    const next = await sy([...hint.slice("more: switchyard ".length).split(" "), "--json"]);
+    expect(json(next).runs.map((r: { id: string }) => r.id)).toEqual([run.id]);
   });
 
   it("queues a run without --wait, and cancels it", async () => {
@@ -282,6 +289,31 @@ describe("client commands against a server (--url)", () => {
     expect(
       json(await sy(["flow", "list", "--json"])).flows.map((f: { name: string }) => f.name),
     ).not.toContain("Order triage");
+  });
+
+  it("refuses apikey create and user create with SWITCHYARD_URL set, writing no data dir", async () => {
+    const elsewhere = path.join(dir, "not-created");
+    const env = {
+      SWITCHYARD_DATA_DIR: elsewhere,
+      SWITCHYARD_SMTP_PORT: "0",
+      LOG_LEVEL: "silent",
+      SWITCHYARD_URL: "http://127.0.0.1:1",
+      SWITCHYARD_API_KEY: "sy_key",
+    };
+    for (const [args, what] of [
+      [["apikey", "create", "--name", "ci"], "apikey create"],
+      [["user", "create", "--owner", "--email", "a@example.com", "--password-stdin"], "user create"],
+    ] as const) {
+      const err: string[] = [];
+      const code = await main([...args], env, {
+        stdin: Readable.from(["pw-Long-enough-123\n"]),
+        out: () => {},
+        err: (l) => err.push(l),
+      });
+      expect(code).toBe(1);
+      expect(err.join("\n")).toContain(`${what} works on the local data dir only`);
+    }
+    expect(existsSync(elsewhere)).toBe(false);
   });
 
   it("reports the server's refusals and unreachable servers with exit code 1", async () => {

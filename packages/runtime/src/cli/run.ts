@@ -94,7 +94,14 @@ export async function runCommand(
             ]),
           ),
         );
-        if (page.nextCursor) io.out(`more: switchyard run list --cursor ${page.nextCursor}`);
+        if (page.nextCursor) {
+          // The cursor only means something with the same filters (docs/api.md), so the hint repeats them.
+          const same = Object.entries({ flow: values.flow, status, channel, since, until, limit })
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => ` --${k} ${/^[\w:.,@+-]+$/.test(v!) ? v : `'${v!.replaceAll("'", "'\\''")}'`}`)
+            .join("");
+          io.out(`more: switchyard run list${same} --cursor ${page.nextCursor}`);
+        }
       }
       return 0;
     }

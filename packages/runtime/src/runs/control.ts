@@ -60,6 +60,9 @@ export function createRunControl(o: { flows: FlowRepo; runs: RunRepo; services: 
       const flow = await o.flows.get(flowId);
       if (!flow) throw new RunControlError("not_found", `flow ${flowId} not found`);
       const version = opts.version ?? flow.currentVersion;
+      // A version the flow never had is not found (404, as for GET /flows/{id}?version=); one that cannot run is bad.
+      if (opts.version !== undefined && (opts.version < 1 || opts.version > flow.currentVersion))
+        throw new RunControlError("not_found", `flow ${flowId} version ${opts.version} not found`);
       await s.cache.get(flowId, version).catch((e: Error) => {
         throw new RunControlError("bad_request", e.message);
       });

@@ -87,7 +87,7 @@ describe("webhook handler", () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
-  it("answers 404 for an unknown path and 405 for a method it does not accept", async () => {
+  it("answers 404 for an unknown path and 405 with the accepted methods for a method it does not accept", async () => {
     bind({});
     const missing = await post("/hooks/nope", "{}");
     expect(missing.status).toBe(404);
@@ -96,6 +96,8 @@ describe("webhook handler", () => {
     });
     const get = await fetch(`${url}/hooks/orders`);
     expect(get.status).toBe(405);
+    // RFC 9110: a 405 names the methods that are accepted.
+    expect(get.headers.get("allow")).toBe("POST");
     expect(admitted).toHaveLength(0);
   });
 

@@ -112,7 +112,13 @@ export function createWebhookHandler(deps: WebhookDeps) {
     const cfg = binding.config;
     const method = (req.method ?? "GET").toUpperCase();
     if (!(cfg.methods as string[]).includes(method)) {
-      answerError(res, "method_not_allowed", `${method} is not accepted here; use ${cfg.methods.join(", ")}`);
+      answerError(
+        res,
+        "method_not_allowed",
+        `${method} is not accepted here; use ${cfg.methods.join(", ")}`,
+        undefined,
+        { allow: cfg.methods.join(", ") },
+      );
       return;
     }
     try {

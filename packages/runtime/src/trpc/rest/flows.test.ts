@@ -112,6 +112,13 @@ describe("flows over /api/v1", () => {
     const res = await t.api("GET", `/flows/${json.flow.id}?version=9`);
     expect(res.status).toBe(404);
     expect(res.json.error.message).toMatch(/no version 9/);
+    // Running a version the flow never had is the same 404 (it was a 400).
+    const run = await t.api("POST", `/flows/${json.flow.id}/runs`, { body: { version: 9 } });
+    expect(run.status).toBe(404);
+    expect(run.json.error).toEqual({
+      code: "not_found",
+      message: `flow ${json.flow.id} version 9 not found`,
+    });
   });
 });
 
