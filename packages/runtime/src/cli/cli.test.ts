@@ -105,6 +105,10 @@ describe("usage errors exit with code 2", () => {
     [["flow", "run"], "flow run takes one flow id"],
     [["flow", "validate"], "name at least one flow file"],
     [["flow", "run", "x", "--payload", "{nope"], "--payload is not valid JSON"],
+    [
+      ["flow", "run", "x", "--payload", "@/nonexistent.json"],
+      "--payload @/nonexistent.json: cannot read the file (ENOENT)",
+    ],
     [["run", "list", "--api-key", "k"], "--api-key needs --url"],
     [["run", "list", "--url", "http://127.0.0.1:9"], "--url needs an API key"],
     [["apikey", "create"], "--name is required"],

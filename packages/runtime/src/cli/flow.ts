@@ -145,7 +145,16 @@ async function importFlows(
 
 function parsePayload(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
-  const text = raw.startsWith("@") ? readFileSync(raw.slice(1), "utf8") : raw;
+  let text = raw;
+  if (raw.startsWith("@")) {
+    try {
+      text = readFileSync(raw.slice(1), "utf8");
+    } catch (e) {
+      throw new UsageError(
+        `--payload ${raw}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? e})`,
+      );
+    }
+  }
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -84,7 +84,7 @@ export async function main(
     if (
       e instanceof ConfigError ||
       e instanceof DataDirLockedError ||
-      (e instanceof Error && (e.name === "MigrationError" || e.name === "StartupCheckError"))
+      (e instanceof Error && ["MigrationError", "StartupCheckError", "ListenError"].includes(e.name))
     ) {
       io.err(`switchyard: ${e.message}`);
       return 1;

@@ -199,3 +199,17 @@ describe("body limits of the web app", () => {
     expect(((await res.json()) as { route: string }).route).toBe("web");
   });
 });
+
+describe("listening", () => {
+  it("names the variable to change when the port is taken or HOST is no address of this machine", async () => {
+    const { createServer } = await import("node:http");
+    server = createServer();
+    const { port } = await listen(server, 0, "127.0.0.1");
+    await expect(listen(createServer(), port, "127.0.0.1")).rejects.toThrow(
+      `port ${port} on 127.0.0.1 is already in use: stop what listens there or set PORT`,
+    );
+    await expect(listen(createServer(), 0, "not.a.host.invalid")).rejects.toThrow(
+      /^HOST not\.a\.host\.invalid is not an address of this machine \((ENOTFOUND|EAI_AGAIN)\): use e\.g\. 127\.0\.0\.1, or 0\.0\.0\.0 for every interface$/,
+    );
+  });
+});

@@ -108,11 +108,31 @@ export function createHttpServer(host: Host, routes: Routes): Server {
   return server;
 }
 
+/** Why the server could not listen, in one line naming the variable to change (no stack trace at start). */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+function listenProblem(e: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (e.code === "EADDRINUSE")
+    return new ListenError(`port ${port} on ${host} is already in use: stop what listens there or set PORT`);
+  if (e.code === "EACCES")
+    return new ListenError(
+      `port ${port} on ${host} needs privileges this process lacks: set PORT above 1023`,
+    );
+  if (["ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL"].includes(e.code ?? ""))
+    return new ListenError(
+      `HOST ${host} is not an address of this machine (${e.code}): use e.g. 127.0.0.1, or 0.0.0.0 for every interface`,
+    );
+  return e;
+}
+
 export function listen(server: Server, port: number, host: string): Promise<{ port: number }> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (e: NodeJS.ErrnoException) => reject(listenProblem(e, port, host));
+    server.once("error", failed);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       const addr = server.address();
       resolve({ port: typeof addr === "object" && addr ? addr.port : port });
     });
