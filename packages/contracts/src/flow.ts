@@ -143,6 +143,7 @@ export type ProblemCode =
   | "flow_invalid"
   | "duplicate_node_id"
   | "duplicate_edge_id"
+  | "duplicate_edge"
   | "unknown_node_type"
   | "unsupported_type_version"
   | "config_invalid"

@@ -84,6 +84,21 @@ describe("importing an n8n workflow", () => {
     ]);
   });
 
+  it("drops a connection listed twice, reporting it, so no item goes through twice", () => {
+    const { flow, report } = importN8nWorkflow(
+      // One output listing the same target twice.
+      wf([node("N", "noOp", {})], { Start: main([["N"], ["N"]]) }),
+    );
+    expect(flow.edges.map((e) => `${e.from.node}.${e.from.port}→${e.to.node}`)).toEqual(["start.main→n"]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({
+        code: "connection_dropped",
+        message:
+          'connection to "N" dropped: it repeats an earlier connection between the same outputs and inputs',
+      }),
+    ]);
+  });
+
   it("keeps an unsupported node as a placeholder with its parameters and keeps its edges", () => {
     const { flow, report } = importN8nWorkflow(
       wf(

@@ -323,6 +323,7 @@ type Ports = Map<string, { outputs: readonly string[]; inputs: readonly string[]
 /** n8n's connections (by name and output index) → edges between named ports. */
 function connect(wf: N8nWorkflow, ids: Map<string, string>, ports: Ports, report: ReportBuilder): FlowEdge[] {
   const edges: FlowEdge[] = [];
+  const linked = new Set<string>();
   // The unwrap node after an HTTP request hangs off its main port.
   for (const [name, p] of ports) {
     const id = ids.get(name)!;
@@ -357,7 +358,15 @@ function connect(wf: N8nWorkflow, ids: Map<string, string>, ports: Ports, report
             continue;
           }
           const fromId = port === "error" ? ids.get(source)! : from.outId;
-          edges.push({ from: { node: fromId, port }, to: { node: ids.get(target.node)!, port: inPort } });
+          const toId = ids.get(target.node)!;
+          // Validation refuses two edges between the same ports (every item would go through twice).
+          const link = JSON.stringify([fromId, port, toId, inPort]);
+          if (linked.has(link)) {
+            drop("it repeats an earlier connection between the same outputs and inputs");
+            continue;
+          }
+          linked.add(link);
+          edges.push({ from: { node: fromId, port }, to: { node: toId, port: inPort } });
         }
       }
     }

@@ -169,7 +169,26 @@ describe("validateFlow", () => {
       [node("t", "test.trigger"), node("s", "test.set", { values: {} }), node("s", "test.merge")],
       [edge("t", "s", "main", "main", "x"), edge("t", "s", "main", "main", "x")],
     );
-    expect(codes(dup)).toEqual(["duplicate_node_id", "duplicate_edge_id"]);
+    expect(codes(dup)).toEqual(["duplicate_node_id", "duplicate_edge_id", "duplicate_edge"]);
+  });
+
+  it("refuses a second edge between the same two ports, and an id that is another edge's default", () => {
+    const nodes = [node("t", "test.trigger"), node("n", "test.set", { values: {} })];
+    // Without ids, the second edge is "e1"; a third named "e0" takes the first one's default id.
+    const twice = validateFlow(flow(nodes, [edge("t", "n"), edge("t", "n")]), registry);
+    expect(twice).toEqual([
+      {
+        code: "duplicate_edge",
+        message:
+          'edge "e1" repeats edge "e0" from "t" (main) to "n" (main): every item would go through twice',
+        edgeId: "e1",
+      },
+    ]);
+    const clash = flow(
+      [...nodes, node("m", "test.set", { values: {} })],
+      [edge("t", "n"), edge("t", "m", "main", "main", "e0")],
+    );
+    expect(codes(clash)).toEqual(["duplicate_edge_id"]);
   });
 
   it("runs the extra check hook and turns a throwing hook into a problem", () => {

@@ -79,14 +79,24 @@ export function outputPorts(node: FlowNode, def: AnyNodeType): readonly string[]
 
 function checkEdges(graph: FlowGraph): Problem[] {
   const problems: Problem[] = [];
+  // Every edge's id, given or defaulted ("e3" for the fourth): problems name edges by it, so it must be one edge's.
   const ids = new Set<string>();
+  // Edges by what they connect: a second edge between the same two ports sends every item through twice.
+  const links = new Map<string, string>();
   graph.flow.edges.forEach((edge, index) => {
     const id = edgeId(edge, index);
-    if (edge.id !== undefined) {
-      if (ids.has(edge.id))
-        problems.push({ code: "duplicate_edge_id", message: `edge id "${id}" is used twice`, edgeId: id });
-      ids.add(edge.id);
-    }
+    if (ids.has(id))
+      problems.push({ code: "duplicate_edge_id", message: `edge id "${id}" is used twice`, edgeId: id });
+    ids.add(id);
+    const link = JSON.stringify([edge.from.node, edge.from.port, edge.to.node, edge.to.port]);
+    const first = links.get(link);
+    if (first !== undefined)
+      problems.push({
+        code: "duplicate_edge",
+        message: `edge "${id}" repeats edge "${first}" from "${edge.from.node}" (${edge.from.port}) to "${edge.to.node}" (${edge.to.port}): every item would go through twice`,
+        edgeId: id,
+      });
+    else links.set(link, id);
     for (const [end, label] of [
       [edge.from, "source"],
       [edge.to, "target"],
