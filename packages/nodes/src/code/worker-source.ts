@@ -55,6 +55,15 @@ function describeError(vm, handle) {
   return { message: "threw " + JSON.stringify(e), text: String(e) };
 }
 
+/** Answers with what a thrown value or stopped job says: the deadline, the memory limit, or the code's own error. */
+function failWith(vm, handle) {
+  const d = describeError(vm, handle);
+  handle.dispose();
+  if (d.text === "interrupted") return fail("timeout", d.message);
+  if (d.text === "out of memory") return fail("memory", d.message);
+  return fail("error", d.message);
+}
+
 // One job per worker: the host sends it, then terminates the worker when it answers.
 parentPort.once("message", (job) => {
   run(job).catch((err) => fail("internal", String(err && err.message)));
@@ -98,26 +107,14 @@ async function run({ wasmModule, code, inputJson, timeoutMs, memoryBytes, maxOut
   } catch (err) {
     return fail("memory", String(err && err.message));
   }
-  if (result.error) {
-    const d = describeError(vm, result.error);
-    result.error.dispose();
-    if (d.text === "interrupted") return fail("timeout", d.message);
-    if (d.text === "out of memory") return fail("memory", d.message);
-    return fail("error", d.message);
-  }
+  if (result.error) return failWith(vm, result.error);
   let jobs;
   try {
     jobs = rt.executePendingJobs();
   } catch (err) {
     return fail("memory", String(err && err.message));
   }
-  if (jobs.error) {
-    const d = describeError(vm, jobs.error);
-    jobs.error.dispose();
-    if (d.text === "interrupted") return fail("timeout", d.message);
-    if (d.text === "out of memory") return fail("memory", d.message);
-    return fail("error", d.message);
-  }
+  if (jobs.error) return failWith(vm, jobs.error);
   // Promise chains the code left running are interrupted at the deadline inside their jobs, which turns the
   // interruption into rejections nobody sees, so the queue empties as if all went well. Past the deadline the code
   // timed out, whatever its own promise returned (and disposing the VM now could abort on what those chains left).
@@ -125,13 +122,7 @@ async function run({ wasmModule, code, inputJson, timeoutMs, memoryBytes, maxOut
   const state = vm.getPromiseState(result.value);
   result.value.dispose();
   if (state.type === "pending") return fail("error", "the code's promise never settled");
-  if (state.type === "rejected") {
-    const d = describeError(vm, state.error);
-    state.error.dispose();
-    if (d.text === "interrupted") return fail("timeout", d.message);
-    if (d.text === "out of memory") return fail("memory", d.message);
-    return fail("error", d.message);
-  }
+  if (state.type === "rejected") return failWith(vm, state.error);
   const out = vm.getString(state.value);
   state.value.dispose();
   if (out.length > maxOutputBytes) return fail("output", "output is larger than " + maxOutputBytes + " bytes");
