@@ -55,7 +55,6 @@ function headerFromAddresses(mail: ParsedMail): string[] {
 
 async function parse(raw: Buffer): Promise<ParsedMail> {
   try {
-    // cid: links stay as they are: inline images are stored attachments, not data: URLs in the html
     return await parseMail(raw);
   } catch (err) {
     throw smtpReply(554, `5.6.0 Message could not be parsed: ${(err as Error).message}`);

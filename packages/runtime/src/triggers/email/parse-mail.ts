@@ -7,6 +7,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
  */
 export const HTML_TO_TEXT_MAX_CHARS = 256 * 1024;
 
+// cid: links stay as they are: inline images are stored attachments, not data: URLs in the html.
 const options = { skipTextToHtml: true, skipImageLinks: true, keepCidLinks: true } as const;
 
 /**
