@@ -33,12 +33,15 @@ describe("cron activation agrees with save-time validation", () => {
 
   it("refuses a flow time zone the schedule cannot use as a bad request naming it, not a crash", async () => {
     const definition = cronFlow({ expression: "0 9 * * *" }, "Mars/Olympus");
+    // Saving reports it now (the flow settings check the zone); a version stored before that is refused at activation.
+    expect(validateFlow(definition, t.host.services.registry)).toMatchObject([
+      { field: "settings.timezone", code: "flow_invalid" },
+    ]);
     const { id } = await t.host.flows.create({ name: "Mars", definition });
     await expect(t.host.control.setActive(id, true)).rejects.toMatchObject({
       name: "RunControlError",
       code: "bad_request",
-      message:
-        'cannot activate: trigger tick: Unknown time zone "Mars/Olympus"; use an IANA name such as "Europe/Berlin" or "UTC"',
+      message: `cannot activate: flow ${id} version 1 is not a valid flow: settings.timezone: Unknown time zone "Mars/Olympus"; use an IANA name such as "Europe/Berlin" or "UTC"`,
     });
     expect((await t.host.flows.get(id))?.active).toBe(false);
   });
