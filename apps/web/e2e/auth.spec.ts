@@ -36,6 +36,33 @@ function userCreate(
 }
 
 test.describe("accounts", () => {
+  test("sign-in keeps what was typed before the page's script ran", async ({ page }) => {
+    const dir = tempDataDir();
+    const server = await startServer(dir);
+    try {
+      // A slow first load: the page's scripts are held until both fields are filled.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route("**/_next/static/**", async (route) => {
+        // Scripts only: held stylesheets would keep the page from rendering at all.
+        if (route.request().resourceType() === "script") await released;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/signin`, { waitUntil: "commit" });
+      await page.getByLabel("E-mail").fill(e2eOwner.email);
+      await page.getByLabel("Password").fill(e2eOwner.password);
+      // Until the script runs, the form cannot be sent natively (a GET would put the password in the URL).
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
+      release();
+      // It used to stay disabled: the typed values never reached the form's state.
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/flows$/);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("first start: setup creates the owner, who signs out and back in; a wrong password is refused", async ({
     page,
   }, testInfo) => {

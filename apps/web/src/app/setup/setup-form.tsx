@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { buttonClass } from "@/components/page";
+import { useHydrated } from "@/components/use-hydrated";
 import { useTRPC } from "@/trpc/client";
 import { Field, fieldErrors } from "../signin/form-field";
 
@@ -11,18 +12,25 @@ const minLength = 12;
 /** `token`: the one-time setup token from the console's link, when the page was opened with one. */
 export function SetupForm({ token }: { token?: string }) {
   const trpc = useTRPC();
-  const [form, setForm] = useState({ name: "", email: "", password: "", confirm: "" });
+  const hydrated = useHydrated();
   const [confirmError, setConfirmError] = useState<string>();
   const setup = useMutation(
     trpc.auth.setup.mutationOptions({ onSuccess: () => window.location.assign("/flows") }),
   );
   const errors = fieldErrors(setup.error);
   const formError = setup.error && Object.keys(errors).length === 0 ? setup.error.message : undefined;
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
 
-  const onSubmit = (e: FormEvent) => {
+  // Read when sent, not kept in state: what was typed before the page's script ran stays in the inputs (signin-form.tsx).
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const field = (k: string) => String(data.get(k) ?? "");
+    const form = {
+      name: field("name"),
+      email: field("email"),
+      password: field("password"),
+      confirm: field("confirm"),
+    };
     if (form.password !== form.confirm) {
       setConfirmError("the passwords do not match");
       return;
@@ -33,14 +41,7 @@ export function SetupForm({ token }: { token?: string }) {
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
-      <Field
-        id="name"
-        label="Your name (optional)"
-        autoComplete="name"
-        value={form.name}
-        onChange={set("name")}
-        error={errors.name}
-      />
+      <Field id="name" label="Your name (optional)" autoComplete="name" error={errors.name} />
       <Field
         id="email"
         label="E-mail"
@@ -48,8 +49,6 @@ export function SetupForm({ token }: { token?: string }) {
         autoComplete="username"
         required
         autoFocus
-        value={form.email}
-        onChange={set("email")}
         error={errors.email}
       />
       <Field
@@ -58,8 +57,6 @@ export function SetupForm({ token }: { token?: string }) {
         type="password"
         autoComplete="new-password"
         required
-        value={form.password}
-        onChange={set("password")}
         error={errors.password}
         hint={`At least ${minLength} characters. A few unrelated words make a good one.`}
       />
@@ -69,14 +66,12 @@ export function SetupForm({ token }: { token?: string }) {
         type="password"
         autoComplete="new-password"
         required
-        value={form.confirm}
-        onChange={set("confirm")}
         error={confirmError ?? formError}
       />
       <button
         type="submit"
         className={`${buttonClass} w-full justify-center`}
-        disabled={setup.isPending || !form.email || !form.password}
+        disabled={!hydrated || setup.isPending}
       >
         {setup.isPending ? "Creating…" : "Create owner account"}
       </button>

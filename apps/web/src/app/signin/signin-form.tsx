@@ -1,16 +1,16 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { buttonClass } from "@/components/page";
+import { useHydrated } from "@/components/use-hydrated";
 import { safeNext } from "@/server/auth/safe-next";
 import { useTRPC } from "@/trpc/client";
 import { Field, fieldErrors } from "./form-field";
 
 export function SignInForm({ next }: { next?: string }) {
   const trpc = useTRPC();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const hydrated = useHydrated();
   // A full page load after sign-in: the proxy and every cached query see the new session.
   const signIn = useMutation(
     trpc.auth.signIn.mutationOptions({ onSuccess: () => window.location.assign(safeNext(next)) }),
@@ -19,9 +19,12 @@ export function SignInForm({ next }: { next?: string }) {
   // "invalid e-mail or password" belongs to no single field; it is shown under the password.
   const formError = signIn.error && Object.keys(errors).length === 0 ? signIn.error.message : undefined;
 
-  const onSubmit = (e: FormEvent) => {
+  // The inputs are read when the form is sent, not kept in state: what was typed before the page's script ran (a
+  // slow first load) never reached the state, and the button stayed disabled with both fields filled.
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    signIn.mutate({ email, password });
+    const data = new FormData(e.currentTarget);
+    signIn.mutate({ email: String(data.get("email") ?? ""), password: String(data.get("password") ?? "") });
   };
 
   return (
@@ -33,8 +36,6 @@ export function SignInForm({ next }: { next?: string }) {
         autoComplete="username"
         required
         autoFocus
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
         error={errors.email}
       />
       <Field
@@ -43,14 +44,12 @@ export function SignInForm({ next }: { next?: string }) {
         type="password"
         autoComplete="current-password"
         required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
         error={errors.password ?? formError}
       />
       <button
         type="submit"
         className={`${buttonClass} w-full justify-center`}
-        disabled={signIn.isPending || !email || !password}
+        disabled={!hydrated || signIn.isPending}
       >
         {signIn.isPending ? "Signing in…" : "Sign in"}
       </button>
