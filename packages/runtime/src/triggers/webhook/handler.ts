@@ -131,7 +131,15 @@ export function createWebhookHandler(deps: WebhookDeps) {
           return;
         }
       }
-      const auth = await deps.resolveAuth(binding);
+      let auth: ResolvedWebhookAuth;
+      try {
+        auth = await deps.resolveAuth(binding);
+      } catch {
+        // Fails closed. Why is on the trigger's status (wiring.ts reports it); a stack trace in the log for every
+        // anonymous request would let anyone fill the disk.
+        answerError(res, "internal", "internal error");
+        return;
+      }
       if (!checkAuthBeforeBody(auth, req.headers)) {
         answerError(res, "unauthorized", "unauthorized");
         return;
