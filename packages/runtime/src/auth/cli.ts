@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { Config } from "../config";
+import { refuseRemote } from "../cli/io";
 import { createHost } from "../host";
 import type { Logger } from "../logger";
 import { roles } from "./schemas";
@@ -40,13 +41,7 @@ export async function userCommand(args: string[], config: Config, log: Logger, i
     io.out(userHelp);
     return 0;
   }
-  if (config.remote.url) {
-    // Checked before anything is written: it would otherwise create a data dir in the current folder.
-    io.err(
-      "switchyard: user create works on the local data dir only; run it on the server's machine without SWITCHYARD_URL (or add users in the web app)",
-    );
-    return 1;
-  }
+  refuseRemote(config, "user create");
   const password = await readPassword(io.stdin);
   const host = await createHost(config, log, { seed: false });
   try {

@@ -7,7 +7,7 @@ import { createContext } from "../trpc/context";
 import { restError } from "../trpc/rest/errors";
 import { invoke, operationById } from "../trpc/rest/operations";
 import { appRouter } from "../trpc/routers/app";
-import { CliError, UsageError } from "./io";
+import { CliError, localOnly, refuseRemote, UsageError } from "./io";
 
 /** A REST request as the CLI builds it: path parameters, the query (GET, DELETE) or the JSON body (POST, PUT). */
 export interface RouteInput {
@@ -197,17 +197,9 @@ export function localBackend(config: Config, log: Logger): Backend {
   };
 }
 
-const localOnly = (what: string) =>
-  new CliError(
-    `${what} works on the local data dir only; run it on the server's machine without --url (and SWITCHYARD_URL)`,
-  );
-
-/**
- * The data dir, for a command that only works there: refused when SWITCHYARD_URL names a server, before anything
- * is written (it would otherwise create and seed a data dir in the current folder).
- */
+/** The data dir, for a command that only works there (see refuseRemote). */
 export function localOnlyBackend(config: Config, log: Logger, what: string): Backend {
-  if (config.remote.url) throw localOnly(what);
+  refuseRemote(config, what);
   return localBackend(config, log);
 }
 

@@ -72,3 +72,16 @@ export function showHelp(io: CliIo, text: string, code = 0): number {
   io.out(text);
   return code;
 }
+
+export const localOnly = (what: string) =>
+  new CliError(
+    `${what} works on the local data dir only; run it on the server's machine without --url (and SWITCHYARD_URL)`,
+  );
+
+/**
+ * For a command that only works on the data dir: refuses when SWITCHYARD_URL names a server, before anything is
+ * written (it would otherwise create and seed a data dir in the current folder).
+ */
+export function refuseRemote(config: { remote: { url?: string } }, what: string): void {
+  if (config.remote.url) throw localOnly(what);
+}

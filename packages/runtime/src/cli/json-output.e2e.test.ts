@@ -163,8 +163,11 @@ describe("switchyard worker's output", () => {
       stdio: ["ignore", "pipe", "ignore"],
     });
     child.stdout.pause();
-    // Nothing is read until the CLI has exited (it used to, with the rest of its output lost) or 3 s have passed.
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // Once the CLI has started writing, nothing more is read until it has exited (it used to, with the rest of its
+    // output lost) or 3 s have passed. The fixed CLI waits for the reader, so the test passes whatever the timing;
+    // the wait only gives a broken one time to show its exit (counted from its first output, not its start-up).
+    await new Promise((resolve) => child.stdout.once("readable", resolve));
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
     let stdout = "";
     child.stdout.on("data", (d) => (stdout += d));
